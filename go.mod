@@ -1,0 +1,3 @@
+module matombo
+
+go 1.26.8
