@@ -5,21 +5,13 @@ package mancala
 // clockwise when that lands in opposition; each player's first turn is an
 // opening with back-captures from the outer row.
 
-// choroLegal appends the legal first actions of a Choro turn.
-func (s *State) choroLegal(buf []Action) []Action {
+// clockwiseLegal appends the clockwise first actions of a Choro turn after
+// the opening: a special hole whose clockwise lap lands in opposition.
+func (s *State) clockwiseLegal(buf []Action) []Action {
 	r, p := s.r, s.side
-	b := &s.board[p]
-	opening := !s.openingDone[p]
-	for i := 0; i < r.loop; i++ {
-		if b[i] >= 2 && (!opening || !isInner(p, i, r.n)) {
-			buf = append(buf, HoleAction(s.hole(p, i)))
-		}
-	}
-	if !opening {
-		for _, i := range r.special[p] {
-			if b[i] >= 2 && s.cwCaptures(i) {
-				buf = append(buf, Clockwise(s.hole(p, i)))
-			}
+	for _, i := range r.special[p] {
+		if s.board[p][i] >= 2 && s.cwCaptures(i) {
+			buf = append(buf, Clockwise(s.hole(p, i)))
 		}
 	}
 	return buf
@@ -58,6 +50,7 @@ func (s *State) choroTurn(o int, clockwise bool) {
 	s.reachedInner = !s.openingTurn
 	if s.openingTurn {
 		s.openingDone[s.side] = true
+		s.rehashMarks()
 		s.irreversible = true
 	}
 	s.choroLaps(o, clockwise)

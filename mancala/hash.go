@@ -47,10 +47,20 @@ func newHashKeys(seed uint64) *hashKeys {
 // Choro opening flags and, within a turn, the decision pending. Equal states
 // hash equally; the hash is kept up to date as the game is played.
 func (s *State) Hash() uint64 {
-	h := s.boardHash
+	h := s.boardHash ^ s.markHash
 	if s.side == North {
 		h ^= keys.side
 	}
+	if s.phase != phaseStart && s.phase != phaseSetup {
+		h ^= keys.phase[s.phase] + uint64(s.pending)*keys.pending
+	}
+	return h
+}
+
+// rehashMarks recomputes the part of the hash that changes rarely: the heads
+// and the Choro opening flags.
+func (s *State) rehashMarks() {
+	var h uint64
 	for p := range 2 {
 		for m := s.heads[p]; m != 0; m &= m - 1 {
 			h ^= keys.head[p][bits.TrailingZeros64(m)]
@@ -59,10 +69,7 @@ func (s *State) Hash() uint64 {
 			h ^= keys.opening[p]
 		}
 	}
-	if s.phase != phaseStart && s.phase != phaseSetup {
-		h ^= keys.phase[s.phase] + uint64(s.pending)*keys.pending
-	}
-	return h
+	s.markHash = h
 }
 
 // boardHashOf computes the board part of the hash from scratch.

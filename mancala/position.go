@@ -147,6 +147,7 @@ func (s *State) SetPosition(text string) error {
 	s.openingTurn, s.reachedInner = false, false
 	s.side, s.pending, s.laps = side, 0, 0
 	s.boardHash = boardHashOf(&s.board, r.loop)
+	s.rehashMarks()
 	s.turns = 0
 	s.outcome = Outcome{}
 	s.irreversible = false

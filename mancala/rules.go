@@ -14,9 +14,12 @@ type rules struct {
 	removal     bool // Nsolo: remove as many single stones as were captured
 	chooseHeads bool // heads are named in a setup phase
 
-	heads   [2]uint64         // fixed heads, as bit masks of loop positions
-	special [2][2]int         // Choro: holes that may be sown clockwise
-	start   [2][maxLoop]uint8 // start position
+	heads   [2]uint64          // fixed heads, as bit masks of loop positions
+	outer   [2]bitset          // each player's outer row
+	acts    [2][maxLoop]Action // the hole action of every loop position
+	takes   [2][maxLoop]Action // the take action of every loop position
+	special [2][2]int          // Choro: holes that may be sown clockwise
+	start   [2][maxLoop]uint8  // start position
 
 	// prefix[p][j] is the sum of boardKeys[p][i mod loop] for i < j, over two
 	// turns of the loop, so the hash change of sowing a run of holes is one
@@ -89,6 +92,13 @@ func compile(rs Ruleset) *rules {
 	}
 
 	for p := range 2 {
+		for i := 0; i < r.loop; i++ {
+			r.acts[p][i] = HoleAction(holeAt(Player(p), i, n))
+			r.takes[p][i] = Take(holeAt(Player(p), i, n))
+			if !isInner(Player(p), i, n) {
+				r.outer[p][i>>6] |= 1 << (i & 63)
+			}
+		}
 		for j := 1; j <= 2*r.loop; j++ {
 			r.prefix[p][j] = r.prefix[p][j-1] + keys.board[p][(j-1)%r.loop]
 		}

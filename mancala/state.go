@@ -1,7 +1,9 @@
 package mancala
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -132,7 +134,9 @@ type State struct {
 	openingTurn  bool      // Choro: the turn in progress is the mover's opening
 	reachedInner bool      // Choro: a stone of this turn reached the inner row
 
+	moves        bitset // turn start: the loop positions the side to move may lift
 	boardHash    uint64
+	markHash     uint64 // hash of the heads and opening flags (see rehashMarks)
 	turns        int
 	outcome      Outcome
 	irreversible bool     // this turn made earlier positions unreachable
@@ -166,6 +170,7 @@ func (s *State) Reset() {
 	s.openingDone = [2]bool{}
 	s.openingTurn, s.reachedInner = false, false
 	s.boardHash = boardHashOf(&s.board, r.loop)
+	s.rehashMarks()
 	s.turns = 0
 	s.outcome = Outcome{}
 	s.irreversible = false
@@ -267,25 +272,15 @@ func (s *State) hole(p Player, i int) Hole { return holeAt(p, i, s.r.n) }
 // unchanged when the game is over. The order is the board's, not sorted.
 func (s *State) Legal(buf []Action) []Action {
 	r, p := s.r, s.side
-	b := &s.board[p]
 	switch s.phase {
 	case phaseStart:
-		if r.choro {
-			return s.choroLegal(buf)
-		}
-		start := len(buf)
-		for i := 0; i < r.loop; i++ {
-			if b[i] >= 2 {
-				buf = append(buf, HoleAction(s.hole(p, i)))
+		for w, m := range s.moves {
+			for ; m != 0; m &= m - 1 {
+				buf = append(buf, r.acts[p][w<<6|bits.TrailingZeros64(m)])
 			}
 		}
-		if len(buf) > start {
-			return buf
-		}
-		for i := 0; i < r.loop; i++ {
-			if b[i] == 1 && b[s.next(i)] == 0 {
-				buf = append(buf, HoleAction(s.hole(p, i)))
-			}
+		if r.choro && s.openingDone[p] {
+			buf = s.clockwiseLegal(buf)
 		}
 	case phaseSetup:
 		for i := 0; i < r.loop; i++ {
@@ -296,10 +291,9 @@ func (s *State) Legal(buf []Action) []Action {
 	case phaseHead:
 		buf = append(buf, HoleAction(s.hole(p, s.pending)), Stop)
 	case phasePick, phaseRemove:
-		o := &s.board[p^1]
-		for i := 0; i < r.loop; i++ {
-			if o[i] > 0 {
-				buf = append(buf, Take(s.hole(p^1, i)))
+		for w, m := range s.byteMask(p^1, 0xff) {
+			for ; m != 0; m &= m - 1 {
+				buf = append(buf, r.takes[p^1][w<<6|bits.TrailingZeros64(m)])
 			}
 		}
 	case phaseDirection:
@@ -341,6 +335,7 @@ func (s *State) Apply(a Action) error {
 	case phaseSetup:
 		s.heads[p] |= 1 << i
 		s.named[p]++
+		s.rehashMarks()
 		s.irreversible = true
 		s.endTurn()
 	case phaseHead:
@@ -393,6 +388,9 @@ func (s *State) refuse(a Action, p Player, i int) string {
 		}
 		if p != me {
 			return "you may only sow your own holes"
+		}
+		if s.moves.has(i) {
+			return ""
 		}
 		n := s.board[p][i]
 		if r.choro {
@@ -572,7 +570,7 @@ func (s *State) beginTurn() {
 	if s.r.chooseHeads && s.named[s.side] < 2 {
 		s.phase = phaseSetup
 	}
-	if s.phase == phaseStart && !s.hasMove() {
+	if s.phase == phaseStart && !s.computeMoves() {
 		s.finish(winFor(s.side^1), NoMoves)
 		return
 	}
@@ -597,24 +595,43 @@ func (s *State) beginTurn() {
 	}
 }
 
-// hasMove reports whether the side to move has a legal first action.
-func (s *State) hasMove() bool {
+// computeMoves sets s.moves to the holes the side to move may lift to start
+// a turn, and reports whether there is any.
+func (s *State) computeMoves() bool {
 	r, p := s.r, s.side
-	b := &s.board[p]
-	if r.choro {
+	moves := s.byteMask(p, 0xfe) // holes of 2 or more
+	switch {
+	case r.choro && !s.openingDone[p]:
+		moves[0] &= r.outer[p][0]
+		moves[1] &= r.outer[p][1]
+	case r.choro, moves != bitset{}:
+	case r.loop <= 64: // the singles rule: a single stone into an empty next hole
+		occupied := s.byteMask(p, 0xff)[0]
+		empty := ^occupied & (1<<r.loop - 1)
+		emptyNext := empty>>1 | (empty&1)<<(r.loop-1)
+		moves[0] = occupied & emptyNext // no hole holds 2 or more
+	default:
+		b := &s.board[p]
 		for i := 0; i < r.loop; i++ {
-			if b[i] >= 2 && (s.openingDone[p] || !isInner(p, i, r.n)) {
-				return true
+			if b[i] == 1 && b[s.next(i)] == 0 {
+				moves[i>>6] |= 1 << (i & 63)
 			}
 		}
-		return false
 	}
-	for i := 0; i < r.loop; i++ {
-		if b[i] >= 2 || (b[i] == 1 && b[s.next(i)] == 0) {
-			return true
-		}
+	s.moves = moves
+	return moves != bitset{}
+}
+
+// byteMask returns the loop positions of p whose count has a bit of mask
+// set: 0xff for occupied holes, 0xfe for holes of 2 or more.
+func (s *State) byteMask(p Player, mask uint8) bitset {
+	b := &s.board[p]
+	m := uint64(mask) * 0x0101010101010101
+	var out bitset
+	for k := 0; k < s.r.loop; k += 8 {
+		out[k>>6] |= uint64(nonzeroBytes(binary.LittleEndian.Uint64(b[k:])&m)) << (k & 63)
 	}
-	return false
+	return out
 }
 
 func (s *State) adjudicate(why EndReason) {
@@ -636,3 +653,16 @@ func (s *State) finish(r Result, why EndReason) {
 // SortActionStrings sorts action names by byte order, as the protocol's
 // legal command lists them.
 func SortActionStrings(names []string) { slices.Sort(names) }
+
+// bitset is a set of loop positions (at most maxLoop).
+type bitset [2]uint64
+
+func (b bitset) has(i int) bool { return b[i>>6]>>(i&63)&1 != 0 }
+
+// nonzeroBytes returns a bit for each byte of w, set when the byte is not 0:
+// eight holes tested at once.
+func nonzeroBytes(w uint64) uint8 {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	x := ((w&low7 + low7) | w) & high
+	return uint8((x >> 7) * 0x0102040810204080 >> 56)
+}

@@ -1,5 +1,7 @@
 package mancala
 
+import "math/bits"
+
 // The Tsoro family: tsoro, misoro-tsoro, musoro-tsoro and nsolo (RULES.md
 // §3.1–3.3). A turn sows from origin o and relays until the last stone lands
 // in an empty hole, the player must choose at a head, or the lap limit ends it.
@@ -64,13 +66,8 @@ func (s *State) tsoroCapture(p Player, last int) {
 func (s *State) picks(k int) {
 	r, q := s.r, s.side^1
 	if k > 0 {
-		occupied := 0
-		for i := 0; i < r.loop; i++ {
-			if s.board[q][i] > 0 {
-				occupied++
-			}
-		}
-		if occupied > k {
+		m := s.byteMask(q, 0xff)
+		if bits.OnesCount64(m[0])+bits.OnesCount64(m[1]) > k {
 			s.phase, s.pending = phasePick, k
 			return
 		}
