@@ -76,6 +76,9 @@ func (s *State) choroLaps(o int, clockwise bool) {
 		}
 		if s.laps >= MaxLaps {
 			s.stats.LapCuts++
+			if s.trace != nil {
+				s.event(EventLapLimit, p, last, p, last, 0, false)
+			}
 			s.endTurn()
 			return
 		}

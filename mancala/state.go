@@ -142,6 +142,7 @@ type State struct {
 	irreversible bool     // this turn made earlier positions unreachable
 	history      []uint64 // hashes at turn starts since the last irreversible change
 	stats        Stats
+	trace        *[]Event // where ApplyTraced collects events; nil otherwise
 }
 
 // NewGame returns the start of a game of rs, or an error if rs is invalid.
@@ -191,6 +192,7 @@ func (s *State) CopyFrom(src *State) {
 	h := s.history
 	*s = *src
 	s.history = append(h[:0], src.history...)
+	s.trace = nil
 }
 
 // Ruleset returns the rules being played.
@@ -469,6 +471,9 @@ func (s *State) sow(p Player, o int) int {
 	s.stats.Drops += n
 	s.laps++
 	h := s.boardHash - uint64(n)*keys.board[p][o]
+	if s.trace != nil {
+		s.event(EventSow, p, o, p, (o+n)%r.loop, n, false)
+	}
 	if n >= r.loop {
 		q := n / r.loop
 		for i := 0; i < r.loop; i++ {
@@ -499,6 +504,9 @@ func (s *State) sowClockwise(p Player, o int) int {
 	s.stats.Drops += n
 	s.laps++
 	h := s.boardHash - uint64(n)*keys.board[p][o]
+	if s.trace != nil {
+		s.event(EventSow, p, o, p, ((o-n)%r.loop+r.loop)%r.loop, n, true)
+	}
 	if n >= r.loop {
 		q := n / r.loop
 		for i := 0; i < r.loop; i++ {
@@ -526,16 +534,24 @@ func (s *State) sowClockwise(p Player, o int) int {
 
 // removeStones takes k stones from loop position i of player p off the board.
 func (s *State) removeStones(p Player, i, k int) {
+	if s.trace != nil {
+		s.event(EventTake, p, i, p, i, k, false)
+	}
 	s.board[p][i] -= uint8(k)
 	s.stones[p] -= k
 	s.boardHash -= uint64(k) * keys.board[p][i]
 }
 
-// moveStones moves every stone of loop position from of player from into
-// loop position to of player to.
+// moveStones moves every stone of loop position i of player from into loop
+// position j of player to, and returns how many.
 func (s *State) moveStones(from Player, i int, to Player, j int) int {
 	k := int(s.board[from][i])
-	s.removeStones(from, i, k)
+	if s.trace != nil {
+		s.event(EventMove, from, i, to, j, k, false)
+	}
+	s.board[from][i] = 0
+	s.stones[from] -= k
+	s.boardHash -= uint64(k) * keys.board[from][i]
 	s.board[to][j] += uint8(k)
 	s.stones[to] += k
 	s.boardHash += uint64(k) * keys.board[to][j]

@@ -18,6 +18,9 @@ func (s *State) tsoroLaps(o int) {
 		}
 		if s.laps >= MaxLaps {
 			s.stats.LapCuts++
+			if s.trace != nil {
+				s.event(EventLapLimit, p, last, p, last, 0, false)
+			}
 			s.endTurn()
 			return
 		}
