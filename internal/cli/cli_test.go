@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata with the current output")
+
+// run runs the command line args with stdin and returns the exit code and
+// what was written to stdout and stderr.
+func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// goldenCases are command lines whose whole output is compared with
+// testdata/<name>.golden.
+var goldenCases = []struct {
+	name string
+	args []string
+}{
+	{"no-arguments", nil},
+	{"help", []string{"help"}},
+	{"help-perft", []string{"help", "perft"}},
+	{"help-bench", []string{"help", "bench"}},
+	{"help-rulesets", []string{"help", "rulesets"}},
+	{"help-unknown", []string{"help", "pefrt"}},
+	{"unknown-command", []string{"pefrt", "tsoro", "3"}},
+	{"perft-tsoro-8-4", []string{"perft", "tsoro", "size=8", "4"}},
+	{"perft-tsoro-8-4-divide", []string{"perft", "tsoro size=8", "4", "--divide"}},
+	{"perft-position", []string{"perft", "--position", "2*,2*,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,2*,2* N", "tsoro", "size=6", "3"}},
+	{"perft-bad-ruleset", []string{"perft", "tsoro", "siz=8", "4"}},
+	{"perft-bad-game", []string{"perft", "tsorro", "4"}},
+	{"perft-bad-option-value", []string{"perft", "tsoro size=5", "4"}},
+	{"perft-bad-depth", []string{"perft", "tsoro", "size=8", "four"}},
+	{"perft-depth-zero", []string{"perft", "nsolo", "0"}},
+	{"perft-missing-depth", []string{"perft", "tsoro", "size=8"}},
+	{"perft-two-rulesets", []string{"perft", "tsoro", "nsolo", "2"}},
+	{"perft-bad-position", []string{"perft", "nsolo", "2", "--position", "1,2,3 S"}},
+	{"perft-bad-flag", []string{"perft", "nsolo", "2", "--dvide"}},
+	{"bench-bad-seconds", []string{"bench", "--seconds", "-1"}},
+	{"bench-bad-ruleset", []string{"bench", "choro", "size=9"}},
+	{"version-surplus", []string{"version", "now"}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, tc := range goldenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, "", tc.args...)
+			got := fmt.Sprintf("$ matombo %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", strings.Join(tc.args, " "), code, stdout, stderr)
+			checkGolden(t, tc.name, got)
+		})
+	}
+}
+
+// checkGolden compares got with testdata/<name>.golden, or writes it there
+// with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run go test -update if the change is right):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// TestExitCodes pins the exit code of every golden case independently of
+// the golden files, so that -update cannot silently change them.
+func TestExitCodes(t *testing.T) {
+	want := map[string]int{"no-arguments": 0, "help": 0, "help-perft": 0, "help-bench": 0, "help-rulesets": 0,
+		"perft-tsoro-8-4": 0, "perft-tsoro-8-4-divide": 0, "perft-position": 0}
+	for _, tc := range goldenCases {
+		code, stdout, stderr := run(t, "", tc.args...)
+		w, ok := want[tc.name]
+		if !ok {
+			w = exitUsage
+		}
+		if code != w {
+			t.Errorf("matombo %q: exit %d, want %d", tc.args, code, w)
+		}
+		if code == exitUsage && (stdout != "" || stderr == "") {
+			t.Errorf("matombo %q: a usage error must write only to stderr; stdout %q, stderr %q", tc.args, stdout, stderr)
+		}
+	}
+}
+
+// TestPerftCounts checks perft's output against docs/PERFT.md, so the
+// golden files cannot hide a wrong count.
+func TestPerftCounts(t *testing.T) {
+	cases := []struct {
+		ruleset []string
+		want    []uint64
+	}{
+		{[]string{"tsoro", "size=8"}, []uint64{8, 40, 196, 962}},
+		{[]string{"tsoro size=8 heads=none bonus=3"}, []uint64{8, 64, 376, 2209}},
+		{[]string{"misoro-tsoro"}, []uint64{8, 64, 448, 3136}},
+		{[]string{"musoro-tsoro"}, []uint64{8, 52, 272, 1480, 7274}},
+		{[]string{"nsolo"}, []uint64{15, 217, 2517}},
+		{[]string{"nsolo", "outer=yes", "extra=1"}, []uint64{15, 209, 2169}},
+		{[]string{"choro"}, []uint64{8, 37, 345, 2774}},
+	}
+	for _, tc := range cases {
+		args := append(append([]string{"perft"}, tc.ruleset...), strconv.Itoa(len(tc.want)))
+		code, stdout, stderr := run(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		var want strings.Builder
+		for d, n := range tc.want {
+			fmt.Fprintf(&want, "%d %d\n", d+1, n)
+		}
+		if stdout != want.String() {
+			t.Errorf("%q:\n%s want\n%s", args, stdout, want.String())
+		}
+	}
+}
+
+// TestPerftDivideSums checks that a divide lists every action once, sorted,
+// and that its lines add up to the total and to perft at that depth.
+func TestPerftDivideSums(t *testing.T) {
+	for _, rs := range []string{"tsoro size=8", "nsolo", "choro", "misoro-tsoro"} {
+		_, plain, _ := run(t, "", "perft", rs, "3")
+		_, div, _ := run(t, "", "perft", "--divide", rs, "3")
+		lines := strings.Split(strings.TrimSuffix(div, "\n"), "\n")
+		var sum uint64
+		prev := ""
+		for _, l := range lines[:len(lines)-1] {
+			action, count, _ := strings.Cut(l, " ")
+			n, err := strconv.ParseUint(count, 10, 64)
+			if err != nil || action <= prev {
+				t.Fatalf("%s: bad or unsorted divide line %q after %q", rs, l, prev)
+			}
+			prev = action
+			sum += n
+		}
+		total := lines[len(lines)-1]
+		if total != fmt.Sprintf("total %d", sum) || !strings.HasSuffix(plain, fmt.Sprintf("\n3 %d\n", sum)) {
+			t.Errorf("%s: divide sums to %d, says %q; perft says %q", rs, sum, total, plain)
+		}
+	}
+}
+
+// TestRulesetSpellings checks that a ruleset may be one argument or
+// several words, and that flags may come anywhere.
+func TestRulesetSpellings(t *testing.T) {
+	spellings := [][]string{
+		{"perft", "tsoro size=8 bonus=3", "3"},
+		{"perft", "tsoro", "size=8", "bonus=3", "3"},
+		{"perft", "tsoro size=8", "bonus=3", "3"},
+		{"perft", "tsoro", "bonus=3 size=8", "3"},
+		{"perft", "--divide=false", "tsoro", "size=8", "bonus=3", "3"},
+		{"perft", "tsoro", "size=8", "--divide=false", "bonus=3", "3"},
+		{"perft", "--", "tsoro", "size=8", "bonus=3", "3"},
+	}
+	_, want, _ := run(t, "", spellings[0]...)
+	for _, args := range spellings {
+		code, got, stderr := run(t, "", args...)
+		if code != 0 || got != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", args, code, got, stderr, want)
+		}
+	}
+}
+
+// TestHelpForEveryCommand checks that every command in the table explains
+// itself the same way through help, -h and --help, with examples.
+func TestHelpForEveryCommand(t *testing.T) {
+	_, overview, _ := run(t, "", "help")
+	for _, c := range commands() {
+		if c.summary == "" || !strings.HasPrefix(c.usage, "usage: matombo "+c.name) || !strings.Contains(c.usage, "example") {
+			t.Errorf("%s: the usage must start with its synopsis and give examples:\n%s", c.name, c.usage)
+		}
+		if !strings.Contains(overview, "  "+c.name+" ") {
+			t.Errorf("help does not list %s", c.name)
+		}
+		for _, args := range [][]string{{"help", c.name}, {c.name, "-h"}, {c.name, "--help"}} {
+			code, stdout, stderr := run(t, "", args...)
+			if code != 0 || stdout != c.usage || stderr != "" {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+			}
+		}
+	}
+}
+
+// TestBenchJSON checks the shape of bench --json, not the speed.
+func TestBenchJSON(t *testing.T) {
+	code, stdout, stderr := run(t, "", "bench", "--json", "--seconds", "0.2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatalf("not a JSON list: %v\n%s", err, stdout)
+	}
+	wantRulesets := []string{"tsoro size=8 heads=none bonus=0", "tsoro size=8 heads=none bonus=3",
+		"misoro-tsoro", "musoro-tsoro", "choro", "nsolo", "tsoro"}
+	if len(rows) != len(wantRulesets) {
+		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(wantRulesets), stdout)
+	}
+	for i, row := range rows {
+		if row["ruleset"] != wantRulesets[i] {
+			t.Errorf("row %d: ruleset %v, want %q", i, row["ruleset"], wantRulesets[i])
+		}
+		for _, field := range []string{"playouts_per_sec", "drops_per_sec", "playouts", "seconds", "gomaxprocs"} {
+			if v, ok := row[field].(float64); !ok || v <= 0 {
+				t.Errorf("row %d (%v): %s = %v, want a positive number", i, row["ruleset"], field, row[field])
+			}
+		}
+		if v, ok := row["allocs_per_playout"].(float64); !ok || v < 0 {
+			t.Errorf("row %d: allocs_per_playout = %v", i, row["allocs_per_playout"])
+		}
+		_, hasLudii := row["ludii_playouts_per_sec"]
+		_, hasRatio := row["ratio_to_ludii"]
+		if wantLudii := i < 5; hasLudii != wantLudii || hasRatio != wantLudii {
+			t.Errorf("row %d (%v): Ludii fields present %v/%v, want %v", i, row["ruleset"], hasLudii, hasRatio, wantLudii)
+		}
+	}
+}
+
+// TestBenchText checks the table's shape for a ruleset given as words.
+func TestBenchText(t *testing.T) {
+	code, stdout, stderr := run(t, "", "bench", "--seconds", "0.05", "--seed", "9", "choro", "tsoro", "size=12")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if len(lines) < 6 || !strings.HasPrefix(lines[2], "ruleset") ||
+		!strings.HasPrefix(lines[3], "choro ") || !strings.HasSuffix(lines[3], "x") ||
+		!strings.HasPrefix(lines[4], "tsoro size=12 ") || !strings.Contains(lines[0], "seed 9") {
+		t.Errorf("unexpected table:\n%s", stdout)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 999.4: "999", 999.6: "1,000", 1234567: "1,234,567", 100000: "100,000"} {
+		if got := thousands(v); got != want {
+			t.Errorf("thousands(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

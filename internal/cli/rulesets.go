@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"matombo/mancala"
+)
+
+// splitRulesets reads rulesets from command-line words. A ruleset may be one
+// quoted argument ("tsoro size=8") or several words (tsoro size=8): every
+// word without "=" starts a new ruleset (it is a game name) and every
+// key=value word belongs to the ruleset before it. So the two spellings mean
+// the same, and a list such as `tsoro size=8 nsolo` is unambiguous.
+func splitRulesets(words []string) ([]mancala.Ruleset, error) {
+	var texts []string
+	for _, w := range words {
+		for _, f := range strings.Fields(w) {
+			if strings.Contains(f, "=") {
+				if len(texts) == 0 {
+					return nil, fmt.Errorf("option %q comes before a game name; a ruleset is a game name then options, such as \"tsoro size=8\"", f)
+				}
+				texts[len(texts)-1] += " " + f
+				continue
+			}
+			texts = append(texts, f)
+		}
+	}
+	out := make([]mancala.Ruleset, len(texts))
+	for i, t := range texts {
+		rs, err := mancala.ParseRuleset(t)
+		if err != nil {
+			return nil, fmt.Errorf("bad ruleset %q: %s", t, plain(err))
+		}
+		out[i] = rs
+	}
+	return out, nil
+}
+
+// plain returns err's message without the "mancala: " prefix, for messages
+// that already say which command they come from.
+func plain(err error) string { return strings.TrimPrefix(err.Error(), "mancala: ") }
