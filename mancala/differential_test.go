@@ -1,0 +1,124 @@
+package mancala_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"matombo/mancala"
+)
+
+// differentialRulesets covers every game and every option value at least once.
+var differentialRulesets = []string{
+	"tsoro", "tsoro size=6 heads=none bonus=0", "tsoro size=8 heads=none bonus=3",
+	"tsoro size=7 heads=left2 bonus=1", "tsoro size=9 heads=ends bonus=2",
+	"tsoro size=12 heads=right1 bonus=3", "tsoro size=6 heads=choose bonus=1",
+	"misoro-tsoro", "misoro-tsoro heads=ends", "musoro-tsoro",
+	"nsolo", "nsolo outer=yes", "nsolo outer=yes extra=1", "nsolo extra=2",
+	"nsolo size=13 extra=3", "nsolo size=36", "choro",
+}
+
+// TestDifferential plays seeded random games with the engine and with the
+// plain reference implementation side by side, and checks that they agree on
+// every position, every set of legal actions and every result.
+func TestDifferential(t *testing.T) {
+	games := 150
+	if testing.Short() {
+		games = 20
+	}
+	for _, text := range differentialRulesets {
+		t.Run(text, func(t *testing.T) {
+			rs := mancala.MustParseRuleset(text)
+			n := games
+			if rs.Size > 21 { // the reference is slow on the largest boards
+				n = games / 10
+			}
+			for _, seed := range differentialSeeds(rs, n) {
+				rng := rand.New(rand.NewPCG(uint64(seed), 7))
+				s, err := mancala.NewGame(rs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref := newRef(rs)
+				var moves []string
+				for step := 0; ; step++ {
+					if got, want := s.Position(), ref.position(); got != want {
+						t.Fatalf("seed %d after %v: position %s, reference %s", seed, moves, got, want)
+					}
+					legal := actionStrings(s.Legal(nil))
+					if want := ref.legal(); !slices.Equal(legal, want) && !(ref.phase == "over" && len(legal) == 0) {
+						t.Fatalf("seed %d after %v (%s): legal %v, reference %v", seed, moves, s.Position(), legal, want)
+					}
+					if s.IsOver() != (ref.phase == "over") {
+						t.Fatalf("seed %d after %v: over %v, reference phase %s", seed, moves, s.IsOver(), ref.phase)
+					}
+					if s.IsOver() {
+						if got := s.Outcome().Result.String(); got != ref.result {
+							t.Fatalf("seed %d: result %s, reference %s", seed, got, ref.result)
+						}
+						break
+					}
+					a := legal[rng.IntN(len(legal))]
+					moves = append(moves, a)
+					act, err := mancala.ParseAction(a)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := s.Apply(act); err != nil {
+						t.Fatalf("seed %d after %v: %v", seed, moves, err)
+					}
+					if err := ref.play(a); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// differentialSeeds returns the first n seeds, plus up to 10 seeds among the
+// next 20,000 whose games reach the lap limit or end by repetition, found with
+// the engine alone, so that the rare rules are compared too.
+func differentialSeeds(rs mancala.Ruleset, n int) []int {
+	seeds := make([]int, 0, n+10)
+	for seed := range n {
+		seeds = append(seeds, seed)
+	}
+	s, _ := mancala.NewGame(rs)
+	rare := 0
+	var buf []mancala.Action
+	for seed := n; seed < n+20000 && rare < 10; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		s.Reset()
+		for !s.IsOver() {
+			buf = s.Legal(buf[:0])
+			if err := s.Apply(actionAt(buf, rng.IntN(len(buf)))); err != nil {
+				panic(err)
+			}
+		}
+		if s.Stats().LapCuts > 0 || s.Outcome().Reason == mancala.Repetition {
+			seeds = append(seeds, seed)
+			rare++
+		}
+	}
+	return seeds
+}
+
+// actionAt returns the i-th action of legal in byte order, as the
+// differential test chooses.
+func actionAt(legal []mancala.Action, i int) mancala.Action {
+	a, err := mancala.ParseAction(actionStrings(legal)[i])
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+func actionStrings(acts []mancala.Action) []string {
+	out := make([]string, len(acts))
+	for i, a := range acts {
+		out[i] = a.String()
+	}
+	mancala.SortActionStrings(out)
+	return out
+}
