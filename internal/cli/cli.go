@@ -55,6 +55,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		perftCommand(),
+		replayCommand(),
 		benchCommand(),
 		versionCommand(),
 		helpCommand(),

@@ -24,40 +24,70 @@ func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	return code, out.String(), errOut.String()
 }
 
-// goldenCases are command lines whose whole output is compared with
-// testdata/<name>.golden.
+// goldenCases are command lines whose whole output (exit code, stdout,
+// stderr) is compared with testdata/<name>.golden. The exit code is also
+// checked here, so that -update cannot change it unnoticed.
 var goldenCases = []struct {
-	name string
-	args []string
+	name  string
+	code  int
+	stdin string // a file in testdata to give as standard input
+	args  []string
 }{
-	{"no-arguments", nil},
-	{"help", []string{"help"}},
-	{"help-perft", []string{"help", "perft"}},
-	{"help-bench", []string{"help", "bench"}},
-	{"help-rulesets", []string{"help", "rulesets"}},
-	{"help-unknown", []string{"help", "pefrt"}},
-	{"unknown-command", []string{"pefrt", "tsoro", "3"}},
-	{"perft-tsoro-8-4", []string{"perft", "tsoro", "size=8", "4"}},
-	{"perft-tsoro-8-4-divide", []string{"perft", "tsoro size=8", "4", "--divide"}},
-	{"perft-position", []string{"perft", "--position", "2*,2*,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,2*,2* N", "tsoro", "size=6", "3"}},
-	{"perft-bad-ruleset", []string{"perft", "tsoro", "siz=8", "4"}},
-	{"perft-bad-game", []string{"perft", "tsorro", "4"}},
-	{"perft-bad-option-value", []string{"perft", "tsoro size=5", "4"}},
-	{"perft-bad-depth", []string{"perft", "tsoro", "size=8", "four"}},
-	{"perft-depth-zero", []string{"perft", "nsolo", "0"}},
-	{"perft-missing-depth", []string{"perft", "tsoro", "size=8"}},
-	{"perft-two-rulesets", []string{"perft", "tsoro", "nsolo", "2"}},
-	{"perft-bad-position", []string{"perft", "nsolo", "2", "--position", "1,2,3 S"}},
-	{"perft-bad-flag", []string{"perft", "nsolo", "2", "--dvide"}},
-	{"bench-bad-seconds", []string{"bench", "--seconds", "-1"}},
-	{"bench-bad-ruleset", []string{"bench", "choro", "size=9"}},
-	{"version-surplus", []string{"version", "now"}},
+	{"no-arguments", 0, "", nil},
+	{"help", 0, "", []string{"help"}},
+	{"help-perft", 0, "", []string{"help", "perft"}},
+	{"help-replay", 0, "", []string{"help", "replay"}},
+	{"help-bench", 0, "", []string{"help", "bench"}},
+	{"help-rulesets", 0, "", []string{"help", "rulesets"}},
+	{"help-unknown", 2, "", []string{"help", "pefrt"}},
+	{"unknown-command", 2, "", []string{"pefrt", "tsoro", "3"}},
+	{"perft-tsoro-8-4", 0, "", []string{"perft", "tsoro", "size=8", "4"}},
+	{"perft-tsoro-8-4-divide", 0, "", []string{"perft", "tsoro size=8", "4", "--divide"}},
+	{"perft-position", 0, "", []string{"perft", "--position", "2*,2*,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,2*,2* N", "tsoro", "size=6", "3"}},
+	{"perft-bad-ruleset", 2, "", []string{"perft", "tsoro", "siz=8", "4"}},
+	{"perft-bad-game", 2, "", []string{"perft", "tsorro", "4"}},
+	{"perft-bad-option-value", 2, "", []string{"perft", "tsoro size=5", "4"}},
+	{"perft-bad-depth", 2, "", []string{"perft", "tsoro", "size=8", "four"}},
+	{"perft-depth-zero", 2, "", []string{"perft", "nsolo", "0"}},
+	{"perft-missing-depth", 2, "", []string{"perft", "tsoro", "size=8"}},
+	{"perft-two-rulesets", 2, "", []string{"perft", "tsoro", "nsolo", "2"}},
+	{"perft-bad-position", 2, "", []string{"perft", "nsolo", "2", "--position", "1,2,3 S"}},
+	{"perft-bad-flag", 2, "", []string{"perft", "nsolo", "2", "--dvide"}},
+	{"replay-tsoro-finished", 0, "", []string{"replay", "testdata/replay-tsoro-finished.txt"}},
+	{"replay-nsolo-finished", 0, "", []string{"replay", "testdata/replay-nsolo-finished.txt"}},
+	{"replay-choro-in-play", 0, "", []string{"replay", "testdata/replay-choro-in-play.txt"}},
+	{"replay-mid-turn-stdin", 0, "replay-mid-turn.txt", []string{"replay", "-"}},
+	{"replay-bad-illegal", 1, "", []string{"replay", "testdata/replay-bad-illegal.txt"}},
+	{"replay-bad-surplus", 1, "", []string{"replay", "testdata/replay-bad-surplus.txt"}},
+	{"replay-bad-unfinished", 1, "", []string{"replay", "testdata/replay-bad-unfinished.txt"}},
+	{"replay-bad-result", 1, "", []string{"replay", "testdata/replay-bad-result.txt"}},
+	{"replay-bad-header", 1, "", []string{"replay", "testdata/replay-bad-header.txt"}},
+	{"replay-bad-action-stdin", 1, "replay-bad-action.txt", []string{"replay", "-"}},
+	{"replay-missing-file", 1, "", []string{"replay", "testdata/no-such-record.txt"}},
+	{"replay-no-argument", 2, "", []string{"replay"}},
+	{"bench-bad-seconds", 2, "", []string{"bench", "--seconds", "-1"}},
+	{"bench-bad-ruleset", 2, "", []string{"bench", "choro", "size=9"}},
+	{"version-surplus", 2, "", []string{"version", "now"}},
 }
 
 func TestGolden(t *testing.T) {
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := run(t, "", tc.args...)
+			stdin := ""
+			if tc.stdin != "" {
+				b, err := os.ReadFile(filepath.Join("testdata", tc.stdin))
+				if err != nil {
+					t.Fatal(err)
+				}
+				stdin = string(b)
+			}
+			code, stdout, stderr := run(t, stdin, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			if code != exitOK && (stdout != "" || stderr == "") {
+				t.Errorf("a failure must write only to stderr; stdout %q, stderr %q", stdout, stderr)
+			}
 			got := fmt.Sprintf("$ matombo %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", strings.Join(tc.args, " "), code, stdout, stderr)
 			checkGolden(t, tc.name, got)
 		})
@@ -81,26 +111,6 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("output differs from %s (run go test -update if the change is right):\n--- got\n%s--- want\n%s", path, got, want)
-	}
-}
-
-// TestExitCodes pins the exit code of every golden case independently of
-// the golden files, so that -update cannot silently change them.
-func TestExitCodes(t *testing.T) {
-	want := map[string]int{"no-arguments": 0, "help": 0, "help-perft": 0, "help-bench": 0, "help-rulesets": 0,
-		"perft-tsoro-8-4": 0, "perft-tsoro-8-4-divide": 0, "perft-position": 0}
-	for _, tc := range goldenCases {
-		code, stdout, stderr := run(t, "", tc.args...)
-		w, ok := want[tc.name]
-		if !ok {
-			w = exitUsage
-		}
-		if code != w {
-			t.Errorf("matombo %q: exit %d, want %d", tc.args, code, w)
-		}
-		if code == exitUsage && (stdout != "" || stderr == "") {
-			t.Errorf("matombo %q: a usage error must write only to stderr; stdout %q, stderr %q", tc.args, stdout, stderr)
-		}
 	}
 }
 
