@@ -1,0 +1,362 @@
+// The SVG board: four rows of N holes, stones drawn and counted, heads marked,
+// legal holes highlighted, keyboard focus, and lap-by-lap animation of the
+// server's events (RULES.md §1: rows d, c, b, a from the top as South sees them).
+
+import { cloneBoard, countOf, parseHole, plural, sowPath } from "./geom.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const CELL = 64;
+const PIT = 27;
+const ML = 30; // margin for the row letters
+const MT = 26; // margin for the column numbers
+const GAP = 16; // gap between North's and South's halves
+const MAX_DRAWN = 12;
+
+/** SPEEDS maps a speed setting to the delay of one dropped stone, in ms. */
+export const SPEEDS = { slow: 260, normal: 130, fast: 45, instant: 0 };
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// Stone offsets inside a pit: a sunflower spiral, so any count up to MAX_DRAWN looks like a heap.
+const OFFSETS = Array.from({ length: MAX_DRAWN }, (_, i) => {
+  const r = i === 0 ? 0 : 5.6 * Math.sqrt(i + 0.3);
+  const a = i * 2.39996;
+  return [r * Math.cos(a), r * Math.sin(a)];
+});
+
+function holeSeed(hole) {
+  let h = 7;
+  for (const ch of hole) h = (h * 31 + ch.charCodeAt(0)) % 997;
+  return h;
+}
+
+/**
+ * Board draws a position and lets the player pick legal holes.
+ * Options: label (accessible name), onPick(hole) when a legal hole is chosen.
+ */
+export class Board {
+  constructor(host, opts = {}) {
+    this.host = host;
+    this.onPick = opts.onPick || null;
+    this.label = opts.label || "Board";
+    this.flipped = false;
+    this.board = null; // {size, rows, heads}
+    this.legal = new Set();
+    this.last = null; // {from, to}
+    this.holes = new Map(); // hole name -> {g, x, y}
+    this.skipping = false;
+    this.animating = false;
+    this.focusHole = null;
+  }
+
+  /** setFlip turns the board 180° (North's view) and redraws. */
+  setFlip(f) {
+    if (this.flipped === !!f) return;
+    this.flipped = !!f;
+    if (this.board) this.build();
+  }
+
+  /** set draws a board {size, rows, heads} with its legal holes and last move. */
+  set(board, legalHoles = [], last = null) {
+    const rebuild = !this.board || this.board.size !== board.size || !this.svg;
+    this.board = cloneBoard(board);
+    this.legal = new Set(legalHoles);
+    this.last = last;
+    if (rebuild) this.build();
+    else this.refresh();
+  }
+
+  build() {
+    const n = this.board.size;
+    const w = ML + n * CELL + 10;
+    const h = MT * 2 + 4 * CELL + GAP;
+    this.host.textContent = "";
+    const svg = el("svg", {
+      viewBox: `0 0 ${w} ${h}`,
+      class: "board",
+      role: "group",
+      "aria-label": this.label,
+    });
+    // Small boards fill the column; big ones keep a minimum hole size and scroll.
+    svg.style.width = "100%";
+    svg.style.minWidth = `${Math.round(n * 38 + 40)}px`;
+    svg.style.maxWidth = `${Math.round(w * 1.45)}px`;
+    const defs = el("defs", {}, svg);
+    const wood = el("linearGradient", { id: "wood", x1: 0, y1: 0, x2: 0.15, y2: 1 }, defs);
+    el("stop", { offset: "0", class: "w1" }, wood);
+    el("stop", { offset: "0.55", class: "w2" }, wood);
+    el("stop", { offset: "1", class: "w1" }, wood);
+    const pit = el("radialGradient", { id: "pit", cx: 0.5, cy: 0.42, r: 0.6 }, defs);
+    el("stop", { offset: "0", class: "p1" }, pit);
+    el("stop", { offset: "1", class: "p2" }, pit);
+    const tones = [["#f1ede6", "#a59d90"], ["#d9d2c4", "#8c8476"], ["#e8dccb", "#9b8a73"]];
+    tones.forEach(([a, b], i) => {
+      const g = el("radialGradient", { id: `stone${i}`, cx: 0.35, cy: 0.32, r: 0.75 }, defs);
+      el("stop", { offset: "0", "stop-color": a }, g);
+      el("stop", { offset: "1", "stop-color": b }, g);
+    });
+    el("rect", { class: "frame", x: ML - 8, y: MT - 8, width: n * CELL + 16, height: 4 * CELL + GAP + 16, rx: 18 }, svg);
+    const midY = MT + 2 * CELL + GAP / 2;
+    el("line", { class: "divider", x1: ML, x2: ML + n * CELL, y1: midY, y2: midY }, svg);
+
+    const rowsTop = this.flipped ? ["a", "b", "c", "d"] : ["d", "c", "b", "a"];
+    this.holes.clear();
+    for (let c = 1; c <= n; c++) {
+      const x = this.colX(c);
+      el("text", { class: "label", x, y: MT / 2 - 2 }, svg).textContent = String(c);
+      el("text", { class: "label", x, y: h - MT / 2 + 2 }, svg).textContent = String(c);
+    }
+    rowsTop.forEach((row, ri) => {
+      const y = this.rowY(ri);
+      el("text", { class: "label", x: ML / 2 - 4, y }, svg).textContent = row;
+      for (let c = 1; c <= n; c++) {
+        const name = row + c;
+        const x = this.colX(c);
+        const g = el("g", { class: "hole", "data-hole": name, role: "button", tabindex: -1 }, svg);
+        el("circle", { class: "pit", cx: x, cy: y, r: PIT }, g);
+        el("circle", { class: "ring", cx: x, cy: y, r: PIT + 3 }, g);
+        const stones = el("g", { class: "stones" }, g);
+        const crown = el("path", {
+          class: "crown",
+          d: `M${x - 30} ${y - 19} l5 -9 l4 6 l4 -8 l4 8 l4 -6 l5 9 z`,
+        }, g);
+        const count = el("text", { class: "count", x: x + 20, y: y + 21 }, g);
+        g.addEventListener("click", () => this.pick(name));
+        g.addEventListener("focus", () => { this.focusHole = name; });
+        this.holes.set(name, { g, x, y, stones, count, crown });
+      }
+    });
+    this.hand = el("g", { class: "hidden", "aria-hidden": "true" }, svg);
+    el("circle", { class: "hand", r: 13 }, this.hand);
+    this.handText = el("text", { class: "hand-text" }, this.hand);
+    svg.addEventListener("keydown", (e) => this.key(e));
+    this.svg = svg;
+    this.host.appendChild(svg);
+    this.refresh();
+  }
+
+  colX(c) {
+    const i = this.flipped ? this.board.size - c : c - 1;
+    return ML + i * CELL + CELL / 2;
+  }
+
+  rowY(ri) {
+    return MT + ri * CELL + CELL / 2 + (ri >= 2 ? GAP : 0);
+  }
+
+  /** refresh redraws every hole from the current model. */
+  refresh() {
+    for (const name of this.holes.keys()) this.drawHole(name);
+    this.updateTabStops();
+  }
+
+  drawHole(name) {
+    const h = this.holes.get(name);
+    if (!h) return;
+    const n = countOf(this.board, name);
+    const head = this.board.heads.includes(name);
+    const legal = this.legal.has(name);
+    h.g.classList.toggle("legal", legal);
+    h.g.classList.toggle("head", head);
+    h.crown.classList.toggle("hidden", !head);
+    h.g.classList.toggle("last-from", !!this.last && this.last.from === name);
+    h.g.classList.toggle("last-to", !!this.last && this.last.to === name);
+    h.count.textContent = String(n);
+    h.count.classList.toggle("zero", n === 0);
+    const parts = [name, plural(n, "stone")];
+    if (head) parts.push("head");
+    if (legal) parts.push("legal");
+    h.g.setAttribute("aria-label", parts.join(", "));
+    h.g.setAttribute("aria-disabled", legal ? "false" : "true");
+    const drawn = Math.min(n, MAX_DRAWN);
+    const have = h.stones.childNodes.length;
+    if (have === drawn) return;
+    const seed = holeSeed(name);
+    const rot = (seed % 360) * (Math.PI / 180);
+    for (let i = have; i < drawn; i++) {
+      const [ox, oy] = OFFSETS[i];
+      const x = h.x + ox * Math.cos(rot) - oy * Math.sin(rot);
+      const y = h.y + ox * Math.sin(rot) + oy * Math.cos(rot);
+      el("circle", { class: "stone", cx: x.toFixed(1), cy: y.toFixed(1), r: 6.2, fill: `url(#stone${(seed + i) % 3})` }, h.stones);
+    }
+    while (h.stones.childNodes.length > drawn) h.stones.lastChild.remove();
+  }
+
+  updateTabStops() {
+    const legal = [...this.legal].filter((x) => this.holes.has(x));
+    let target = this.focusHole && this.legal.has(this.focusHole) ? this.focusHole : legal[0];
+    for (const [name, h] of this.holes) h.g.setAttribute("tabindex", name === target ? "0" : "-1");
+    if (!target) this.focusHole = null;
+  }
+
+  pick(name) {
+    if (this.animating || !this.legal.has(name) || !this.onPick) return;
+    this.focusHole = name;
+    this.onPick(name);
+  }
+
+  /** focusFirst puts keyboard focus on a legal hole. */
+  focusFirst() {
+    const t = [...this.holes.entries()].find(([, h]) => h.g.getAttribute("tabindex") === "0");
+    if (t) t[1].g.focus();
+  }
+
+  key(e) {
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const cur = this.focusHole && this.holes.get(this.focusHole);
+    if (dirs[e.key]) {
+      e.preventDefault();
+      const [dx, dy] = dirs[e.key];
+      const next = this.nearest(cur, dx, dy);
+      if (next) {
+        this.focusHole = next;
+        this.updateTabStops();
+        this.holes.get(next).g.focus();
+      }
+    } else if ((e.key === "Enter" || e.key === " ") && this.focusHole) {
+      e.preventDefault();
+      this.pick(this.focusHole);
+    }
+  }
+
+  // nearest finds the legal hole nearest to cur in direction (dx, dy), wrapping round.
+  nearest(cur, dx, dy) {
+    const legal = [...this.legal].filter((x) => this.holes.has(x)).map((x) => [x, this.holes.get(x)]);
+    if (!legal.length) return null;
+    if (!cur) return legal[0][0];
+    let best = null;
+    let bestScore = Infinity;
+    for (const [name, h] of legal) {
+      const ax = h.x - cur.x;
+      const ay = h.y - cur.y;
+      const along = ax * dx + ay * dy;
+      if (along <= 0) continue;
+      const across = Math.abs(ax * dy) + Math.abs(ay * dx);
+      const score = along + across * 3;
+      if (score < bestScore) { bestScore = score; best = name; }
+    }
+    if (best) return best;
+    // Wrap: the farthest hole the other way, on the nearest line.
+    for (const [name, h] of legal) {
+      const ax = h.x - cur.x;
+      const ay = h.y - cur.y;
+      const along = -(ax * dx + ay * dy);
+      const across = Math.abs(ax * dy) + Math.abs(ay * dx);
+      const score = -along + across * 3;
+      if (along > 0 && score < bestScore) { bestScore = score; best = name; }
+    }
+    return best;
+  }
+
+  /** skip finishes the running animation at once. */
+  skip() {
+    this.skipping = true;
+    if (this.wake) this.wake();
+  }
+
+  sleep(ms) {
+    if (this.skipping || ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(() => { this.wake = null; resolve(); }, ms);
+      this.wake = () => { clearTimeout(t); this.wake = null; resolve(); };
+    });
+  }
+
+  mark(name, cls, on) {
+    const h = this.holes.get(name);
+    if (h) h.g.classList.toggle(cls, on);
+  }
+
+  showHand(name, n) {
+    const h = this.holes.get(name);
+    if (!h || this.skipping) return;
+    this.hand.classList.toggle("hidden", n <= 0);
+    this.hand.setAttribute("transform", `translate(${h.x - 22} ${h.y - 22})`);
+    this.handText.textContent = String(n);
+  }
+
+  /**
+   * animate plays a list of server events {kind, from, to, stones, clockwise}
+   * on the drawn board, lap by lap, at the given drop delay (ms). onStep(event)
+   * is called before each event. It resolves true when the events matched the
+   * board, false when they did not (the caller then draws the server's board).
+   */
+  async animate(events, delay, onStep = null) {
+    this.animating = true;
+    this.skipping = delay <= 0;
+    const saved = this.legal;
+    this.legal = new Set();
+    this.refresh();
+    let ok = true;
+    try {
+      for (const e of events) {
+        if (onStep) onStep(e);
+        if (!(await this.step(e, delay))) { ok = false; break; }
+      }
+    } finally {
+      this.hand.classList.add("hidden");
+      for (const h of this.holes.values()) h.g.classList.remove("active", "taken");
+      this.animating = false;
+      this.skipping = false;
+      this.legal = saved;
+    }
+    return ok;
+  }
+
+  async step(e, delay) {
+    const b = this.board;
+    const rows = b.rows;
+    const at = (name) => parseHole(name);
+    const add = (name, k) => {
+      const p = at(name);
+      rows[p.row][p.col - 1] += k;
+      this.drawHole(name);
+    };
+    if (!at(e.from) || !at(e.to)) return false;
+    if (e.kind === "sow") {
+      if (countOf(b, e.from) !== e.stones) return false;
+      const path = sowPath(e.from, e.stones, !!e.clockwise, b.size);
+      if (path[path.length - 1] !== e.to) return false;
+      const per = e.stones > 0 ? Math.min(delay, 2600 / e.stones) : delay;
+      this.mark(e.from, "active", true);
+      add(e.from, -e.stones);
+      this.showHand(e.from, e.stones);
+      await this.sleep(per * 2);
+      let left = e.stones;
+      for (const h of path) {
+        add(h, 1);
+        left--;
+        this.showHand(h, left);
+        await this.sleep(per);
+      }
+      this.mark(e.from, "active", false);
+      this.hand.classList.add("hidden");
+      this.mark(e.to, "active", true);
+      await this.sleep(per * 2);
+      this.mark(e.to, "active", false);
+      return true;
+    }
+    if (e.kind === "take" || e.kind === "move") {
+      if (countOf(b, e.from) < e.stones) return false;
+      this.mark(e.from, "taken", true);
+      await this.sleep(delay * 3);
+      add(e.from, -e.stones);
+      if (e.kind === "move") add(e.to, e.stones);
+      await this.sleep(delay * 2);
+      this.mark(e.from, "taken", false);
+      return true;
+    }
+    if (e.kind === "lap-limit") {
+      this.mark(e.to, "taken", true);
+      await this.sleep(delay * 4);
+      this.mark(e.to, "taken", false);
+      return true;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,441 @@
+// The game page /game/{id}: board, animation, in-turn prompts, move list,
+// live updates over WebSocket, resign and rematch, invite link, spectators.
+
+import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveSeat, saveSetting, seatToken, setting } from "./api.js";
+import { Board, SPEEDS } from "./board.js";
+import { actionHole, describeEvents, familyOf, gameOf, sideName } from "./geom.js";
+import { renderMoves } from "./movelist.js";
+import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
+
+const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+class GamePage {
+  constructor(id) {
+    this.id = id;
+    this.view = null;
+    this.queue = [];
+    this.hold = false;
+    this.running = false;
+    this.choosing = null; // a hole with two directions waiting for a choice
+    this.lastMove = null;
+    this.takeToken();
+    this.local = localSeats(id);
+    this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole) });
+    this.speed = setting("speed", reducedMotion ? "instant" : "normal");
+    const speedSel = $("#speed");
+    speedSel.value = this.speed;
+    speedSel.addEventListener("change", () => {
+      this.speed = speedSel.value;
+      saveSetting("speed", this.speed);
+    });
+    $("#skip").addEventListener("click", () => this.board.skip());
+    $("#flip").addEventListener("change", (e) => {
+      this.board.setFlip(e.target.checked);
+      this.drawSeats();
+    });
+    $("#resign").addEventListener("click", () => this.resign());
+    $("#rematch").addEventListener("click", () => this.rematch());
+    document.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  // takeToken moves a seat token from the URL fragment to localStorage, so
+  // that a copied address never carries it.
+  takeToken() {
+    const m = /(?:^|[#&])seat=([^&]+)/.exec(location.hash);
+    if (m) {
+      saveSeat(this.id, decodeURIComponent(m[1]));
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    this.token = seatToken(this.id);
+  }
+
+  async start() {
+    try {
+      const view = await get(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
+      this.firstView(view);
+    } catch (err) {
+      $("#title").textContent = "Game not found";
+      fail("#prompt", err);
+      return;
+    }
+    this.live = new LiveGame(this.id, this.token, {
+      ply: () => (this.view ? this.view.ply : 0),
+      onMessage: (msg) => this.message(msg),
+      onStatus: (s) => this.connStatus(s),
+    });
+  }
+
+  firstView(view) {
+    const you = this.local ? "" : view.you;
+    $("#flip").checked = you === "N";
+    this.board.setFlip(you === "N");
+    const game = gameOf(view.ruleset);
+    $("#title").textContent = view.ruleset_title || game;
+    document.title = `${view.ruleset_title || game} · matombo`;
+    $("#ruleset").textContent = view.ruleset;
+    $("#rules-link").href = `/rules/${familyOf(game)}`;
+    $("#replay-link").href = `/replay/${encodeURIComponent(this.id)}`;
+    $("#record-link").href = `/api/games/${encodeURIComponent(this.id)}/record`;
+    $("#record-link").setAttribute("download", `matombo-${this.id}.txt`);
+    this.render(view, null);
+  }
+
+  message(msg) {
+    if (msg.type === "state" || msg.type === "update") {
+      this.enqueue(msg.game, msg.events || []);
+    } else if (msg.type === "error") {
+      toast(msg.error || "server error");
+    }
+  }
+
+  connStatus(s) {
+    const b = $("#conn");
+    b.className = `badge conn ${s === "live" ? "live" : s === "offline" ? "offline" : ""}`;
+    b.textContent = s === "live" ? "live" : s === "offline" ? "reconnecting…" : "connecting…";
+    if (s === "live" && this.view) this.refetch();
+  }
+
+  async refetch() {
+    try {
+      const view = await get(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
+      this.enqueue(view, []);
+    } catch {
+      /* the WebSocket state message covers it */
+    }
+  }
+
+  signature(v) {
+    return [v.ply, v.status, v.result, v.pending, v.to_move, JSON.stringify(v.players), (v.legal || []).join(" ")].join("|");
+  }
+
+  enqueue(view, events, front = false) {
+    if (!view) return;
+    if (front) this.queue.unshift({ view, events });
+    else this.queue.push({ view, events });
+    this.pump();
+  }
+
+  async pump() {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.length && !this.hold) {
+        const { view, events } = this.queue.shift();
+        const cur = this.view;
+        if (cur && view.ply < cur.ply) continue;
+        if (cur && view.ply === cur.ply && this.signature(view) === this.signature(cur)) continue;
+        if (cur && events.length && view.ply > cur.ply) await this.play(events);
+        this.render(view, events);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  // play animates events on the board, announcing each action when done.
+  async play(events) {
+    $("#skip").disabled = false;
+    const delay = SPEEDS[this.speed] ?? SPEEDS.normal;
+    const ok = await this.board.animate(events, delay);
+    $("#skip").disabled = true;
+    if (!ok) return;
+    const groups = [];
+    for (const e of events) {
+      const g = groups[groups.length - 1];
+      if (g && g.action === e.action && g.by === e.by) g.events.push(e);
+      else groups.push({ action: e.action, by: e.by, events: [e] });
+    }
+    this.announce(groups.map((g) => `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`).join(" "));
+    const first = events.find((e) => e.kind === "sow");
+    const lastSow = [...events].reverse().find((e) => e.kind === "sow");
+    const lastGroup = groups[groups.length - 1];
+    const start = lastGroup && lastGroup.events.find((e) => e.kind === "sow");
+    this.lastMove = start ? { from: start.from, to: lastSow.to } : first ? { from: first.from, to: lastSow.to } : null;
+  }
+
+  announce(text) {
+    const a = $("#announce");
+    a.textContent = "";
+    setTimeout(() => { a.textContent = text; }, 30);
+  }
+
+  mySide(view = this.view) {
+    if (this.local && view.status === "playing") return view.to_move;
+    return view.you || "";
+  }
+
+  canAct(view = this.view) {
+    return view.status === "playing" && !!this.tokenFor(view.to_move) && (this.local || view.you === view.to_move);
+  }
+
+  tokenFor(side) {
+    if (this.local && this.local[side]) return this.local[side];
+    return this.token;
+  }
+
+  render(view, events) {
+    const prev = this.view;
+    this.view = view;
+    this.choosing = null;
+    if (!events || !events.length) {
+      if (!prev || prev.ply !== view.ply) this.lastMove = this.lastFromTurns(view);
+    }
+    const act = this.canAct(view);
+    const holes = act ? [...new Set((view.legal || []).map((a) => actionHole(a).hole).filter(Boolean))] : [];
+    const b = view.board;
+    this.board.set({ size: view.size || b.rows.a.length, rows: b.rows, heads: b.heads || [] }, holes, this.lastMove);
+    const turns = view.turns || [];
+    renderMoves($("#moves"), turns, turns.length - 1);
+    this.drawSeats();
+    this.drawMode();
+    this.drawPrompt();
+    this.drawBanner();
+    this.drawInvite();
+    $("#resign").classList.toggle("hidden", !(view.status === "playing" && (view.you || this.local)));
+    $("#rematch").classList.toggle("hidden", !(view.status === "over" && (view.you || this.local)));
+    if (act && !prev) this.board.updateTabStops();
+  }
+
+  lastFromTurns(view) {
+    const t = view.turns || [];
+    if (!t.length) return null;
+    const a = actionHole(t[t.length - 1][0]);
+    return a.hole ? { from: a.hole, to: null } : null;
+  }
+
+  drawMode() {
+    const v = this.view;
+    const mode = $("#mode");
+    if (this.local) {
+      mode.textContent = "two players, one device";
+      mode.className = "badge";
+    } else if (!v.you) {
+      mode.textContent = "watching";
+      mode.className = "badge watching";
+    } else {
+      mode.textContent = `you play ${sideName(v.you)}`;
+      mode.className = "badge";
+    }
+  }
+
+  drawSeats() {
+    const v = this.view;
+    if (!v) return;
+    const flipped = $("#flip").checked;
+    const seat = (side, box) => {
+      const p = (v.players || {})[side];
+      const you = !this.local && v.you === side;
+      box.className = `seat${v.status === "playing" && v.to_move === side ? " to-move" : ""}`;
+      box.textContent = "";
+      box.append(
+        h("span", { class: "dot", "aria-hidden": "true" }),
+        h("span", { class: "name" }, sideName(side)),
+        h("span", { class: "muted" }, `${playerText(p)}${you ? " (you)" : ""}`),
+        h("span", { class: "count", title: "stones on this side" }, `${(v.stones || {})[side] ?? ""} stones`),
+      );
+      box.setAttribute("aria-label", `${sideName(side)}, ${playerText(p)}${you ? ", you" : ""}, ${(v.stones || {})[side]} stones${v.to_move === side && v.status === "playing" ? ", to move" : ""}`);
+    };
+    seat(flipped ? "S" : "N", $("#seat-top"));
+    seat(flipped ? "N" : "S", $("#seat-bottom"));
+  }
+
+  drawPrompt() {
+    const v = this.view;
+    const box = $("#prompt");
+    box.textContent = "";
+    box.classList.remove("active");
+    if (v.status === "over") {
+      box.classList.add("hidden");
+      return;
+    }
+    box.classList.remove("hidden");
+    const mover = sideName(v.to_move);
+    const moverP = (v.players || {})[v.to_move];
+    if (!this.canAct(v)) {
+      let text = `${mover} to move.`;
+      if (moverP && moverP.kind === "ai") text = `${mover} (${playerText(moverP)}) is thinking…`;
+      else if (v.you) text = `Waiting for ${mover}…`;
+      box.append(h("div", { class: "text" }, text, v.pending ? h("div", { class: "muted small" }, v.pending) : null));
+      return;
+    }
+    box.classList.add("active");
+    const legal = v.legal || [];
+    const opp = sideName(v.to_move === "S" ? "N" : "S");
+    const who = this.local ? `${mover}: ` : "";
+    const buttons = [];
+    let text;
+    switch (v.decision) {
+      case "setup":
+        text = `${who}Name a head: choose a hole of your outer row.`;
+        break;
+      case "head": {
+        const head = legal.find((a) => a !== "stop");
+        text = `${who}Your last stone landed in your head ${head}. Relay from it, or stop here?`;
+        if (head) buttons.push(this.button(`Relay from ${head}`, head, "Enter"));
+        if (legal.includes("stop")) buttons.push(this.button("Stop", "stop", "S"));
+        break;
+      }
+      case "pick":
+        text = `${who}Capture! Take the whole contents of a hole on ${opp}'s side (bonus pick).`;
+        break;
+      case "remove":
+        text = `${who}Capture! Now remove stones from ${opp}'s side, one at a time: choose a hole.`;
+        break;
+      case "direction": {
+        const cw = legal.find((a) => a.endsWith("cw"));
+        const hole = cw ? cw.slice(0, -2) : legal[0];
+        text = `${who}The next lap starts from ${hole}. Sow anticlockwise, or clockwise to capture?`;
+        if (legal.includes(hole)) buttons.push(this.button("Anticlockwise", hole, "Enter"));
+        if (cw) buttons.push(this.button("Clockwise", cw, "C"));
+        break;
+      }
+      default: {
+        text = `${who}Your move: choose a highlighted hole to sow from.`;
+        if (legal.some((a) => a.endsWith("cw"))) text += " Special holes can also sow clockwise (C) when that captures.";
+        if (legal.includes("stop")) buttons.push(this.button("Stop", "stop", "S"));
+      }
+    }
+    box.append(h("div", { class: "text" }, h("b", {}, text), v.pending ? h("div", { class: "muted small" }, v.pending) : null), ...buttons);
+  }
+
+  button(label, action, key) {
+    return h("button", { class: "btn primary", type: "button", "data-action": action, onclick: () => this.act(action) }, label, key ? h("kbd", {}, key) : null);
+  }
+
+  drawBanner() {
+    const v = this.view;
+    const box = $("#banner");
+    box.textContent = "";
+    if (v.status !== "over") {
+      box.classList.add("hidden");
+      return;
+    }
+    const r = resultText(v.result, v.reason, this.local ? "" : v.you);
+    box.classList.remove("hidden");
+    box.append(
+      h("div", { class: "grow" }, r.title, h("small", {}, r.detail)),
+      h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, "Replay"),
+      (v.you || this.local) ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, "Rematch") : null,
+      h("a", { class: "btn", href: "/" }, "New game"),
+    );
+    this.announce(`${r.title}. ${r.detail}`);
+  }
+
+  drawInvite() {
+    const link = invite(this.id);
+    const card = $("#invite-card");
+    if (!link || this.view.status === "over") {
+      card.classList.add("hidden");
+      return;
+    }
+    card.classList.remove("hidden");
+    const full = new URL(link, location.origin).href;
+    const input = $("#invite-url");
+    input.value = full;
+    $("#watch-url").value = new URL(`/game/${encodeURIComponent(this.id)}`, location.origin).href;
+  }
+
+  // pickHole maps a chosen hole to its legal action(s).
+  pickHole(hole) {
+    const legal = this.view.legal || [];
+    const acts = legal.filter((a) => actionHole(a).hole === hole);
+    if (acts.length === 1) {
+      this.act(acts[0]);
+    } else if (acts.length > 1) {
+      this.choosing = hole;
+      const box = $("#prompt");
+      box.textContent = "";
+      box.classList.add("active");
+      box.append(
+        h("div", { class: "text" }, h("b", {}, `Sow ${hole} anticlockwise, or clockwise to capture?`)),
+        ...acts.map((a) => this.button(a.endsWith("cw") ? "Clockwise" : "Anticlockwise", a, a.endsWith("cw") ? "C" : "Enter")),
+      );
+      box.querySelector("button").focus();
+    }
+  }
+
+  key(e) {
+    if (!this.view || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (e.key === "Escape") {
+      this.board.skip();
+      return;
+    }
+    if (!this.canAct()) return;
+    const legal = this.view.legal || [];
+    const k = e.key.toLowerCase();
+    if (k === "s" && legal.includes("stop")) {
+      e.preventDefault();
+      this.act("stop");
+    } else if (k === "c") {
+      const focus = this.choosing || this.board.focusHole;
+      const cws = legal.filter((a) => a.endsWith("cw"));
+      const pick = cws.find((a) => a === `${focus}cw`) || (cws.length === 1 ? cws[0] : null);
+      if (pick) {
+        e.preventDefault();
+        this.act(pick);
+      }
+    } else if (e.key === "Enter" && this.view.decision === "head" && !(e.target && e.target.closest && e.target.closest("button, .hole"))) {
+      const head = legal.find((a) => a !== "stop");
+      if (head) {
+        e.preventDefault();
+        this.act(head);
+      }
+    }
+  }
+
+  async act(action) {
+    const v = this.view;
+    if (!v || this.hold || this.board.animating || !(v.legal || []).includes(action)) return;
+    this.hold = true;
+    const token = this.tokenFor(v.to_move);
+    let res = null;
+    try {
+      res = await post(`/api/games/${encodeURIComponent(this.id)}/actions`, { action, ply: v.ply }, { token });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "conflict") {
+        toast("The game moved on; showing the latest position.");
+        this.hold = false;
+        this.refetch();
+        return;
+      }
+      toast(err.message);
+    }
+    this.hold = false;
+    if (res && res.game) this.enqueue(res.game, res.events || [], true);
+    else this.pump();
+    setTimeout(() => { if (this.canAct()) this.board.focusFirst(); }, 0);
+  }
+
+  async resign() {
+    if (!window.confirm("Resign this game?")) return;
+    try {
+      const side = this.local ? this.view.to_move : this.view.you;
+      const res = await post(`/api/games/${encodeURIComponent(this.id)}/resign`, {}, { token: this.tokenFor(side) });
+      if (res && res.game) this.enqueue(res.game, []);
+      else this.refetch();
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  async rematch() {
+    try {
+      const side = this.local ? "S" : this.view.you;
+      const res = await post(`/api/games/${encodeURIComponent(this.id)}/rematch`, {}, { token: this.tokenFor(side) });
+      openCreated(res);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+}
+
+function setup() {
+  $("#copy-invite").addEventListener("click", () => copyText($("#invite-url").value, $("#invite-url")));
+  $("#copy-watch").addEventListener("click", () => copyText($("#watch-url").value, $("#watch-url")));
+  const page = new GamePage(pageId());
+  page.start();
+}
+
+if (document.body && document.body.dataset.page === "game") setup();

@@ -1,0 +1,168 @@
+// Board geometry and notation helpers (RULES.md §1 and §5), shared by every page.
+
+export const ROWS_TOP_DOWN = ["d", "c", "b", "a"];
+
+/** owner returns "S" for rows a and b, "N" for rows c and d. */
+export function owner(hole) {
+  const r = hole[0];
+  return r === "a" || r === "b" ? "S" : "N";
+}
+
+/** isInner tells whether a hole is in an inner row (b or c). */
+export function isInner(hole) {
+  return hole[0] === "b" || hole[0] === "c";
+}
+
+/** parseHole splits "a12" into {row: "a", col: 12}, or returns null. */
+export function parseHole(s) {
+  const m = /^([abcd])([1-9][0-9]?)$/.exec(s);
+  return m ? { row: m[1], col: Number(m[2]) } : null;
+}
+
+/** loop lists a player's 2N holes in anticlockwise sowing order. */
+export function loop(player, n) {
+  const out = [];
+  const [outer, inner] = player === "S" ? ["a", "b"] : ["c", "d"];
+  // South: a1..aN then bN..b1. North: c1..cN then dN..d1.
+  for (let c = 1; c <= n; c++) out.push(outer + c);
+  for (let c = n; c >= 1; c--) out.push(inner + c);
+  return out;
+}
+
+/** path lists the holes a lap of `stones` from `from` drops into, in order. */
+export function sowPath(from, stones, clockwise, n) {
+  const l = loop(owner(from), n);
+  let i = l.indexOf(from);
+  const out = [];
+  if (i < 0) return out;
+  for (let k = 0; k < stones; k++) {
+    i = clockwise ? (i - 1 + l.length) % l.length : (i + 1) % l.length;
+    out.push(l[i]);
+  }
+  return out;
+}
+
+/**
+ * parsePosition reads a RULES.md §5 position into
+ * {size, rows: {d,c,b,a}, heads: [...], toMove, opening}; it throws on bad text.
+ */
+export function parsePosition(text) {
+  const parts = String(text).trim().split(/\s+/);
+  if (parts.length < 2) throw new Error("position: want rows and the side to move");
+  const rowTexts = parts[0].split("/");
+  if (rowTexts.length !== 4) throw new Error("position: want four rows separated by /");
+  const rows = {};
+  const heads = [];
+  let size = 0;
+  rowTexts.forEach((rt, i) => {
+    const row = ROWS_TOP_DOWN[i];
+    const cells = rt.split(",");
+    if (size && cells.length !== size) throw new Error("position: rows differ in length");
+    size = cells.length;
+    rows[row] = cells.map((c, j) => {
+      let t = c;
+      if (t.endsWith("*")) {
+        heads.push(row + (j + 1));
+        t = t.slice(0, -1);
+      }
+      if (!/^[0-9]+$/.test(t)) throw new Error(`position: ${row}${j + 1} is not a count`);
+      return Number(t);
+    });
+  });
+  const toMove = parts[1];
+  if (toMove !== "S" && toMove !== "N") throw new Error("position: side to move must be S or N");
+  return { size, rows, heads, toMove, opening: parts.includes("opening") };
+}
+
+/** countOf reads a hole's count from a board {rows}. */
+export function countOf(board, hole) {
+  const h = parseHole(hole);
+  return h ? board.rows[h.row][h.col - 1] : 0;
+}
+
+/** stonesOf sums a player's two rows. */
+export function stonesOf(board, player) {
+  const rs = player === "S" ? ["a", "b"] : ["c", "d"];
+  return rs.reduce((t, r) => t + board.rows[r].reduce((a, b) => a + b, 0), 0);
+}
+
+/** cloneBoard copies a board's rows and heads. */
+export function cloneBoard(b) {
+  return {
+    size: b.size,
+    rows: { d: [...b.rows.d], c: [...b.rows.c], b: [...b.rows.b], a: [...b.rows.a] },
+    heads: [...(b.heads || [])],
+  };
+}
+
+/**
+ * actionHole maps an action string to the hole it is played on and its kind:
+ * "a3" -> {hole:"a3", kind:"hole"}, "a3cw" -> cw, "xd5" -> take, "stop" -> {hole:null, kind:"stop"}.
+ */
+export function actionHole(a) {
+  if (a === "stop") return { hole: null, kind: "stop" };
+  let m = /^x([abcd][0-9]+)$/.exec(a);
+  if (m) return { hole: m[1], kind: "take" };
+  m = /^([abcd][0-9]+)cw$/.exec(a);
+  if (m) return { hole: m[1], kind: "cw" };
+  if (parseHole(a)) return { hole: a, kind: "hole" };
+  return { hole: null, kind: "other" };
+}
+
+/** sideName names a side in words. */
+export function sideName(p) {
+  return p === "S" ? "South" : p === "N" ? "North" : "";
+}
+
+/** gameOf returns the game name of a ruleset string ("tsoro size=8" -> "tsoro"). */
+export function gameOf(ruleset) {
+  return String(ruleset || "").trim().split(/\s+/)[0] || "";
+}
+
+/** familyOf maps a game to its rules page: tsoro, nsolo or choro. */
+export function familyOf(game) {
+  if (game === "nsolo" || game === "choro") return game;
+  return "tsoro";
+}
+
+/** plural writes "1 stone" / "3 stones". */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * describeEvents puts one action's events into short plain words, for the
+ * screen-reader announcements and the rules demos.
+ */
+export function describeEvents(events) {
+  const out = [];
+  let laps = 0;
+  for (const e of events) {
+    if (e.kind === "sow") {
+      laps++;
+      const dir = e.clockwise ? " clockwise" : "";
+      out.push(`${laps > 1 ? "relays: sows" : "sows"} ${plural(e.stones, "stone")} from ${e.from}${dir}, last in ${e.to}`);
+    } else if (e.kind === "take") {
+      out.push(`takes ${plural(e.stones, "stone")} from ${e.from}`);
+    } else if (e.kind === "move") {
+      out.push(`captures ${plural(e.stones, "stone")} from ${e.from} into ${e.to}`);
+    } else if (e.kind === "lap-limit") {
+      out.push(`stops at ${e.to}: the 1,000-lap limit`);
+    }
+  }
+  return out.join("; ");
+}
+
+/** groupTurns splits a flat list of actions with "by" into turns (consecutive actions of one side). */
+export function groupTurns(actions) {
+  const turns = [];
+  let cur = null;
+  actions.forEach((a, i) => {
+    if (!cur || cur.by !== a.by) {
+      cur = { by: a.by, actions: [], first: i };
+      turns.push(cur);
+    }
+    cur.actions.push(a.action);
+  });
+  return turns;
+}

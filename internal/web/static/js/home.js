@@ -1,0 +1,216 @@
+// The home page: the new-game form and the lists of current and recent games.
+
+import { get, openCreated, post, setting, saveSetting } from "./api.js";
+import { $, h, playerText, resultText, when } from "./ui.js";
+
+// Plain words for each option, by key, and for each value where it helps.
+const OPTION_WORDS = {
+  size: {
+    label: "Holes per row",
+    help: "How long each row is. Traditional Tsoro boards have 6, 8, 12, 15, 18 or 21 holes; Nsolo goes up to 36. Smaller boards give quicker games.",
+  },
+  heads: {
+    label: "Heads",
+    help: "Heads (misoro) are holes of your outer row where a lap may stop by your choice instead of relaying, to build a store.",
+    values: {
+      none: "none: no heads",
+      right2: "two rightmost holes of your outer row",
+      left2: "two leftmost holes of your outer row",
+      ends: "leftmost and rightmost (rightmost starts with 3)",
+      right1: "the single rightmost hole (starts with 3)",
+      choose: "each player names two before play",
+    },
+  },
+  bonus: {
+    label: "Bonus picks",
+    help: "After a capture you empty this many more of the opponent's holes, of your choice. Matthews saw games with 1 and with 3.",
+  },
+  outer: {
+    label: "Take the outer hole",
+    help: "Whether a capture also takes the opponent's outer hole behind the inner one (yes is Sanderson's reading).",
+    values: { no: "no: only the inner hole", yes: "yes: inner and then outer hole" },
+  },
+  extra: {
+    label: "Extra whole holes",
+    help: "0: after a capture you remove as many single stones as you captured. 1 to 3: instead you empty that many holes of your choice.",
+  },
+  opening: {
+    label: "Opening",
+    help: "Each player's first turn sows from the outer row and may capture the opponent's outer holes, one player after the other.",
+  },
+};
+
+const LEVELS = [
+  "",
+  "Level 1: a beginner who mostly moves at random.",
+  "Level 2: sees captures one move ahead.",
+  "Level 3: a casual player.",
+  "Level 4: a club player.",
+  "Level 5: a strong player.",
+  "Level 6: thinks longer; hard.",
+  "Level 7: very hard.",
+  "Level 8: the strongest setting; it takes its time.",
+];
+
+let presets = [];
+
+function allowedValues(opt, preset) {
+  const m = /from (\d+) to (\d+)/.exec(opt.allowed || "");
+  if (m) {
+    const out = [];
+    for (let i = Number(m[1]); i <= Number(m[2]); i++) out.push(String(i));
+    return out;
+  }
+  const one = /one of ([\w\s,-]+)/.exec(opt.allowed || "");
+  if (one) return one[1].split(",").map((s) => s.trim()).filter(Boolean);
+  if (/yes or no/.test(opt.allowed || "")) return ["no", "yes"];
+  const first = /^(\w+)/.exec(opt.allowed || "");
+  return first ? [first[1]] : [String(opt.default ?? "")];
+}
+
+function selected() {
+  const r = document.querySelector('input[name="game"]:checked');
+  return presets.find((p) => p.ruleset === (r && r.value)) || presets[0];
+}
+
+function drawGames() {
+  const box = $("#games");
+  box.textContent = "";
+  const last = setting("game", "tsoro");
+  presets.forEach((p) => {
+    const id = `game-${p.ruleset}`;
+    box.appendChild(h("label", { class: "choice", for: id },
+      h("input", { type: "radio", name: "game", id, value: p.ruleset, checked: p.ruleset === last, onchange: drawOptions }),
+      h("span", {}, h("b", {}, p.title || p.ruleset), h("small", {}, p.summary || shortDescription(p)))));
+  });
+  if (!document.querySelector('input[name="game"]:checked')) box.querySelector("input").checked = true;
+}
+
+function shortDescription(p) {
+  const d = p.description || "";
+  const cut = d.indexOf(". ");
+  return cut > 0 ? d.slice(0, cut + 1) : d;
+}
+
+function drawOptions() {
+  const p = selected();
+  const box = $("#options");
+  box.textContent = "";
+  if (!p) return;
+  if (p.description) box.appendChild(h("p", { class: "small muted" }, p.description));
+  (p.options || []).forEach((o) => {
+    const words = OPTION_WORDS[o.key] || { label: o.key, help: o.allowed };
+    const id = `opt-${o.key}`;
+    const values = allowedValues(o, p);
+    const sel = h("select", { id, name: o.key, "data-default": o.default, "aria-describedby": `${id}-help`, onchange: showRuleset });
+    values.forEach((v) => {
+      const label = (words.values && words.values[v]) || v;
+      sel.appendChild(h("option", { value: v, selected: String(v) === String(o.default) }, label));
+    });
+    if (values.length === 1) sel.disabled = true;
+    box.appendChild(h("div", { class: "option" },
+      h("label", { for: id }, words.label),
+      sel,
+      h("div", { class: "help", id: `${id}-help` }, words.help)));
+  });
+  showRuleset();
+}
+
+/** rulesetText writes the chosen preset with its changed options. */
+function rulesetText() {
+  const p = selected();
+  if (!p) return "";
+  const parts = [p.ruleset];
+  document.querySelectorAll("#options select").forEach((s) => {
+    if (!s.disabled && s.value !== s.dataset.default) parts.push(`${s.name}=${s.value}`);
+  });
+  return parts.join(" ");
+}
+
+function showRuleset() {
+  $("#ruleset-text").textContent = rulesetText();
+}
+
+function opponent() {
+  return document.querySelector('input[name="opponent"]:checked').value;
+}
+
+function drawOpponent() {
+  const o = opponent();
+  $("#level-box").classList.toggle("hidden", o !== "ai");
+  $("#side-box").classList.toggle("hidden", o === "local");
+}
+
+function drawLevel() {
+  const v = Number($("#level").value);
+  $("#level-out").textContent = String(v);
+  $("#level-help").textContent = LEVELS[v] || "";
+}
+
+async function submit(e) {
+  e.preventDefault();
+  const err = $("#form-error");
+  err.textContent = "";
+  const btn = $("#start");
+  btn.disabled = true;
+  const body = {
+    ruleset: rulesetText(),
+    opponent: opponent(),
+    level: Number($("#level").value),
+    side: opponent() === "local" ? "S" : document.querySelector('input[name="side"]:checked').value,
+  };
+  saveSetting("game", selected().ruleset);
+  saveSetting("level", body.level);
+  try {
+    const res = await post("/api/games", body);
+    openCreated(res);
+  } catch (ex) {
+    err.textContent = ex.message;
+    btn.disabled = false;
+  }
+}
+
+function gameItem(g, over) {
+  const title = g.ruleset_title || g.ruleset;
+  const players = `${playerText(g.players && g.players.S)} vs ${playerText(g.players && g.players.N)}`;
+  const r = over ? resultText(g.result, g.reason).title : `${g.turns} turns`;
+  return h("li", {}, h("a", { href: over ? `/replay/${encodeURIComponent(g.id)}` : `/game/${encodeURIComponent(g.id)}` },
+    h("span", {}, h("b", {}, title), h("span", { class: "meta" }, ` · ${players}`)),
+    h("span", { class: "meta" }, `${r} · ${when(g.updated || g.created)}`)));
+}
+
+async function drawLists() {
+  for (const [status, id] of [["playing", "#playing"], ["over", "#finished"]]) {
+    const box = $(id);
+    try {
+      const res = await get(`/api/games?status=${status}&limit=6`);
+      box.textContent = "";
+      const games = res.games || [];
+      if (!games.length) box.appendChild(h("li", { class: "muted small" }, status === "playing" ? "No game in progress." : "No finished game yet."));
+      games.forEach((g) => box.appendChild(gameItem(g, status === "over")));
+    } catch (ex) {
+      box.textContent = "";
+      box.appendChild(h("li", { class: "error small" }, ex.message));
+    }
+  }
+}
+
+async function setup() {
+  $("#new-game").addEventListener("submit", submit);
+  document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", drawOpponent));
+  $("#level").value = setting("level", "3");
+  $("#level").addEventListener("input", drawLevel);
+  drawLevel();
+  drawOpponent();
+  try {
+    const res = await get("/api/rulesets");
+    presets = res.presets || [];
+    drawGames();
+    drawOptions();
+  } catch (ex) {
+    $("#games").textContent = ex.message;
+  }
+  drawLists();
+}
+
+setup();
