@@ -1,0 +1,173 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"matombo/mancala"
+)
+
+// positions returns a few positions of every preset reached by seeded random
+// play, the decisions inside turns included.
+func positions(t testing.TB, perPreset int) []*mancala.State {
+	t.Helper()
+	var out []*mancala.State
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, rs := range mancala.Presets() {
+		s, err := mancala.NewGame(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s.Clone())
+		var buf []mancala.Action
+		for len(out) < cap(out) || true {
+			if s.IsOver() {
+				s.Reset()
+			}
+			buf = s.Legal(buf[:0])
+			if err := s.Apply(buf[rng.IntN(len(buf))]); err != nil {
+				t.Fatal(err)
+			}
+			if !s.IsOver() && rng.IntN(6) == 0 {
+				out = append(out, s.Clone())
+				if countRuleset(out, rs) >= perPreset {
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func countRuleset(states []*mancala.State, rs mancala.Ruleset) int {
+	n := 0
+	for _, s := range states {
+		if s.Ruleset() == rs {
+			n++
+		}
+	}
+	return n
+}
+
+func isLegal(s *mancala.State, a mancala.Action) bool {
+	for _, l := range s.Legal(nil) {
+		if l == a {
+			return true
+		}
+	}
+	return false
+}
+
+func testPlayers(t *testing.T) map[string]func(seed uint64) Player {
+	return map[string]func(uint64) Player{
+		"random": func(seed uint64) Player { return NewRandom(seed) },
+		"uct": func(seed uint64) Player {
+			m, err := NewMCTS(PlainUCT(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		},
+		"mcts": func(seed uint64) Player {
+			m, err := NewMCTS(DefaultMCTS(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		},
+		"alphabeta": func(seed uint64) Player {
+			ab, err := NewAlphaBeta(DefaultAlphaBeta(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ab
+		},
+	}
+}
+
+// limitsFor gives each kind of player a small deterministic budget.
+var smallLimits = Limits{Playouts: 64, Nodes: 3000}
+
+func TestPlayersChooseLegalActions(t *testing.T) {
+	ps := positions(t, 6)
+	for name, mk := range testPlayers(t) {
+		p := mk(1)
+		for _, s := range ps {
+			before := s.Position()
+			a, err := p.Choose(context.Background(), s, smallLimits)
+			if err != nil {
+				t.Fatalf("%s on %s %q: %v", name, s.Ruleset(), before, err)
+			}
+			if !isLegal(s, a) {
+				t.Fatalf("%s on %s %q chose %s, which is not legal", name, s.Ruleset(), before, a)
+			}
+			if s.Position() != before {
+				t.Fatalf("%s changed the state it was given", name)
+			}
+		}
+	}
+}
+
+func TestPlayersAreReproducible(t *testing.T) {
+	ps := positions(t, 3)
+	for name, mk := range testPlayers(t) {
+		for _, s := range ps {
+			a1, err1 := mk(42).Choose(context.Background(), s, smallLimits)
+			p := mk(42)
+			p.Choose(context.Background(), ps[0], smallLimits) // history must not matter
+			a2, err2 := p.Choose(context.Background(), s, smallLimits)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if a1 != a2 {
+				t.Errorf("%s on %s %q: seed 42 chose %s then %s", name, s.Ruleset(), s.Position(), a1, a2)
+			}
+		}
+	}
+}
+
+func TestGameOverIsAnError(t *testing.T) {
+	s, _ := mancala.NewGame(mancala.MustParseRuleset("tsoro size=6 heads=none"))
+	if err := s.SetPosition("2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0 S"); err != nil {
+		t.Fatal(err)
+	}
+	if !s.IsOver() {
+		t.Fatal("a side with no stones should have lost")
+	}
+	for name, mk := range testPlayers(t) {
+		if _, err := mk(1).Choose(context.Background(), s, smallLimits); err != ErrGameOver {
+			t.Errorf("%s: got %v, want ErrGameOver", name, err)
+		}
+	}
+}
+
+func TestCancellationStopsSearch(t *testing.T) {
+	s, _ := mancala.NewGame(mancala.Default(mancala.Tsoro))
+	for name, mk := range testPlayers(t) {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		start := time.Now()
+		a, err := mk(1).Choose(ctx, s, Limits{})
+		cancel()
+		if el := time.Since(start); el > 400*time.Millisecond {
+			t.Errorf("%s took %v after a 50 ms context", name, el)
+		}
+		if err != nil || !isLegal(s, a) {
+			t.Errorf("%s: %s, %v", name, a, err)
+		}
+	}
+}
+
+func TestMoveTimeIsRespected(t *testing.T) {
+	s, _ := mancala.NewGame(mancala.Default(mancala.Nsolo))
+	for name, mk := range testPlayers(t) {
+		start := time.Now()
+		if _, err := mk(1).Choose(context.Background(), s, Limits{MoveTime: 60 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		if el := time.Since(start); el > 400*time.Millisecond {
+			t.Errorf("%s took %v for a 60 ms move time", name, el)
+		}
+	}
+}
