@@ -455,3 +455,25 @@ func (g *refGame) choroLaps(h string, cw bool) {
 		h = next
 	}
 }
+
+// setPosition sets the reference game to a position in notation, trusting it.
+func (g *refGame) setPosition(pos string) {
+	fields := strings.Fields(pos)
+	rows := strings.Split(fields[0], "/")
+	g.heads = map[string]bool{}
+	for k, row := range rows {
+		for c, cell := range strings.Split(row, ",") {
+			h := string("dcba"[k]) + strconv.Itoa(c+1)
+			digits, head := strings.CutSuffix(cell, "*")
+			g.board[h], _ = strconv.Atoi(digits)
+			if head {
+				g.heads[h] = true
+			}
+		}
+	}
+	g.side = fields[1]
+	opening := len(fields) == 3
+	g.opening = map[string]bool{"S": !opening || g.side == "N", "N": !opening}
+	g.history, g.turns, g.laps, g.result = nil, 0, 0, ""
+	g.beginTurn()
+}
