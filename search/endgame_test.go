@@ -1,0 +1,126 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"matombo/mancala"
+)
+
+var errTooBig = errors.New("tree too big")
+
+// bruteForce returns the exact value of s for its side to move by plain
+// minimax over the whole game tree (no pruning, no table), or errTooBig
+// after *budget nodes.
+func bruteForce(s *mancala.State, budget *int) (int, error) {
+	if *budget--; *budget < 0 {
+		return 0, errTooBig
+	}
+	if s.IsOver() {
+		return outcomeFor(s, s.ToMove()), nil
+	}
+	best := -2
+	for _, a := range s.Legal(nil) {
+		c := s.Clone()
+		if err := c.Apply(a); err != nil {
+			return 0, err
+		}
+		v, err := bruteForce(c, budget)
+		if err != nil {
+			return 0, err
+		}
+		if c.ToMove() != s.ToMove() {
+			v = -v
+		}
+		best = max(best, v)
+	}
+	return best, nil
+}
+
+// smallPosition returns a random position of rs with few stones per side.
+func smallPosition(rng *rand.Rand, rs mancala.Ruleset, perSide int) string {
+	n := rs.Size
+	rows := make([][]int, 4)
+	for r := range rows {
+		rows[r] = make([]int, n)
+	}
+	for side := range 2 {
+		for range perSide {
+			r := 2*side + rng.IntN(2) // rows a,b for South (0,1), c,d for North (2,3)
+			rows[r][rng.IntN(n)]++
+		}
+	}
+	var parts []string
+	for _, r := range []int{3, 2, 1, 0} {
+		cells := make([]string, n)
+		for c, k := range rows[r] {
+			cells[c] = fmt.Sprint(k)
+		}
+		parts = append(parts, strings.Join(cells, ","))
+	}
+	side := "S"
+	if rng.IntN(2) == 1 {
+		side = "N"
+	}
+	return strings.Join(parts, "/") + " " + side
+}
+
+func TestSolverAgreesWithBruteForce(t *testing.T) {
+	rulesets := []string{"tsoro size=6 heads=none bonus=1", "nsolo", "choro", "tsoro size=6 heads=none bonus=0"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	sv, err := NewSolver(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := map[Verdict]int{}
+	for _, name := range rulesets {
+		rs := mancala.MustParseRuleset(name)
+		done := 0
+		for try := 0; try < 200 && done < 12; try++ {
+			s, _ := mancala.NewGame(rs)
+			if err := s.SetPosition(smallPosition(rng, rs, 2+rng.IntN(3))); err != nil || s.IsOver() {
+				continue
+			}
+			budget := 4000
+			want, err := bruteForce(s, &budget)
+			if err != nil {
+				continue
+			}
+			sol, err := sv.Solve(context.Background(), s, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sol.Value != Verdict(want) {
+				t.Fatalf("%s %q: solver says %s, brute force %d", name, s.Position(), sol.Value, want)
+			}
+			c := s.Clone()
+			if err := c.Apply(sol.Best); err != nil {
+				t.Fatalf("solver's best action %s: %v", sol.Best, err)
+			}
+			budget = 4000
+			v, err := bruteForce(c, &budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.ToMove() != s.ToMove() {
+				v = -v
+			}
+			if v != want {
+				t.Fatalf("%s %q: solver's action %s is worth %d, not %d", name, s.Position(), sol.Best, v, want)
+			}
+			compared[sol.Value]++
+			done++
+		}
+		if done < 5 {
+			t.Errorf("%s: only %d positions small enough to compare", name, done)
+		}
+	}
+	t.Logf("compared verdicts: %v", compared)
+	if compared[Win] == 0 || compared[Loss] == 0 {
+		t.Errorf("the test positions should include wins and losses: %v", compared)
+	}
+}

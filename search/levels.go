@@ -1,0 +1,164 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"matombo/mancala"
+)
+
+// Levels of play for the web app and the arena: 1 is a beginner who looks
+// one decision ahead, misjudges by up to two stones and now and then plays
+// at random; 8 is the strongest setting (alpha-beta with the tuned
+// evaluation on both cores and the endgame solver), at most 2 s a decision
+// by default.
+const (
+	MinLevel = 1
+	MaxLevel = 8
+)
+
+// LevelSpec is the configuration of one level.
+type LevelSpec struct {
+	Depth    int           // alpha-beta depth limit in decisions (0: none)
+	Nodes    int           // node limit (0: none)
+	MoveTime time.Duration // time limit (0: none)
+	Noise    int           // root score noise, hundredths of a stone
+	Blunder  float64       // probability of a random action
+	Solver   bool          // use the endgame solver
+}
+
+// levelSpecs are the levels 1..8. Every level has a node or time limit, so
+// each decision is bounded on any board.
+var levelSpecs = [MaxLevel + 1]LevelSpec{
+	1: {Depth: 1, Nodes: 5_000, Noise: 200, Blunder: 0.25},
+	2: {Depth: 2, Nodes: 20_000, Noise: 120, Blunder: 0.10},
+	3: {Depth: 3, Nodes: 50_000, Noise: 60, Blunder: 0.04},
+	4: {Depth: 4, Nodes: 100_000, Noise: 25},
+	5: {Nodes: 60_000},
+	6: {MoveTime: 150 * time.Millisecond},
+	7: {MoveTime: 600 * time.Millisecond},
+	8: {MoveTime: 2 * time.Second, Solver: true},
+}
+
+// Level returns the configuration of level k.
+func Level(k int) (LevelSpec, error) {
+	if k < MinLevel || k > MaxLevel {
+		return LevelSpec{}, fmt.Errorf("search: level %d does not exist; levels are %d to %d", k, MinLevel, MaxLevel)
+	}
+	return levelSpecs[k], nil
+}
+
+// Limits returns the level's own limits.
+func (l LevelSpec) Limits() Limits {
+	return Limits{Depth: l.Depth, Nodes: l.Nodes, MoveTime: l.MoveTime}
+}
+
+// LevelPlayer plays at one level. The limits given to Choose tighten the
+// level's own: each limit is the smaller of the two where both are set, so
+// a level keeps its depth while an arena sets the time.
+type LevelPlayer struct {
+	level int
+	spec  LevelSpec
+	p     Player
+}
+
+// EndgameStones is the most stones on the board for which level 8 calls the
+// endgame solver first.
+const EndgameStones = 12
+
+// NewLevel returns a player of level k seeded with seed.
+func NewLevel(k int, seed uint64) (*LevelPlayer, error) {
+	spec, err := Level(k)
+	if err != nil {
+		return nil, err
+	}
+	cfg := DefaultAlphaBeta(seed)
+	cfg.Noise, cfg.Blunder, cfg.Limits = spec.Noise, spec.Blunder, spec.Limits()
+	if spec.Depth > 0 && spec.Depth <= 4 {
+		cfg.TableBits = 16
+	}
+	ab, err := NewAlphaBeta(cfg)
+	if err != nil {
+		return nil, err
+	}
+	lp := &LevelPlayer{level: k, spec: spec, p: ab}
+	if spec.Solver {
+		sv, err := NewSolver(18)
+		if err != nil {
+			return nil, err
+		}
+		lp.p = &SolverPlayer{Solver: sv, Fallback: ab, MaxStones: EndgameStones, Share: 0.3}
+	}
+	return lp, nil
+}
+
+// Level returns the player's level.
+func (lp *LevelPlayer) Level() int { return lp.level }
+
+// Choose implements Player.
+func (lp *LevelPlayer) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
+	if err := lim.Validate(); err != nil {
+		return 0, err
+	}
+	return lp.p.Choose(ctx, s, tighten(lp.spec.Limits(), lim))
+}
+
+// tighten returns the smaller of each limit set in a or b.
+func tighten(a, b Limits) Limits {
+	pick := func(x, y int64) int64 {
+		switch {
+		case x == 0:
+			return y
+		case y == 0:
+			return x
+		}
+		return min(x, y)
+	}
+	return Limits{
+		MoveTime: time.Duration(pick(int64(a.MoveTime), int64(b.MoveTime))),
+		Playouts: int(pick(int64(a.Playouts), int64(b.Playouts))),
+		Nodes:    int(pick(int64(a.Nodes), int64(b.Nodes))),
+		Depth:    int(pick(int64(a.Depth), int64(b.Depth))),
+	}
+}
+
+// Levels chooses actions at any level, for callers that pick the level per
+// request (the web app). It keeps one player per level and is safe for
+// concurrent use: requests for the same level wait their turn.
+type Levels struct {
+	seed    uint64
+	players [MaxLevel + 1]chan *LevelPlayer
+}
+
+// NewLevels returns a Levels whose players are seeded from seed.
+func NewLevels(seed uint64) *Levels {
+	l := &Levels{seed: seed}
+	for k := MinLevel; k <= MaxLevel; k++ {
+		l.players[k] = make(chan *LevelPlayer, 1)
+		l.players[k] <- nil
+	}
+	return l
+}
+
+// Choose returns the action of level k for s, within ctx's deadline and the
+// level's own limits.
+func (l *Levels) Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error) {
+	if _, err := Level(level); err != nil {
+		return 0, err
+	}
+	var p *LevelPlayer
+	select {
+	case p = <-l.players[level]:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	defer func() { l.players[level] <- p }()
+	if p == nil {
+		var err error
+		if p, err = NewLevel(level, l.seed+uint64(level)); err != nil {
+			return 0, err
+		}
+	}
+	return p.Choose(ctx, s, Limits{})
+}
