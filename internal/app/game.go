@@ -1,0 +1,106 @@
+// Package app is the matombo web application's domain: games, seats and
+// players, the Store interface that keeps them, the game Service that checks
+// every action with the rules engine, and the AI worker pool. It imports no
+// technology: storage and transport live in adapters (internal/store/...,
+// internal/server).
+package app
+
+import (
+	"context"
+	"time"
+
+	"matombo/mancala"
+)
+
+// The kinds of game, by who plays against the creator.
+const (
+	ModeAI       = "ai"       // the creator against the computer
+	ModeFriend   = "friend"   // the creator against whoever joins by invite
+	ModeLocal    = "local"    // two players on one device
+	ModeImported = "imported" // a game imported from a record
+)
+
+// The kinds of player.
+const (
+	KindHuman = "human"
+	KindAI    = "ai"
+)
+
+// Game is a stored game: its rules, who plays, the secret seats, the written
+// actions in order, and the result.
+type Game struct {
+	ID      string
+	Ruleset string // canonical ruleset string
+	Start   string // start position (RULES.md §5); "" for the ruleset's start
+	Mode    string // ModeAI, ModeFriend, ModeLocal or ModeImported
+	Players [2]Player
+	Invites [2][]byte // sha256 of each side's invite code; nil: no invite
+	Seats   []Seat    // token hashes; several seats may share a side
+	Actions []Move    // the written actions, Actions[i].Ply == i
+	Turns   int       // completed turns
+	Result  string    // "S", "N", "draw" or "*" (in play)
+	Reason  string    // why the game ended; "" in play
+	Rematch string    // the id of the rematch game, "" if none
+	Created time.Time
+	Updated time.Time
+}
+
+// Over reports whether the game has a result.
+func (g *Game) Over() bool { return g.Result != "*" }
+
+// Player is who plays one side.
+type Player struct {
+	Kind  string `json:"kind"`            // KindHuman or KindAI
+	Level int    `json:"level,omitempty"` // AI level 1..8
+	Name  string `json:"name"`
+}
+
+// Seat is a secret token's right to act for one side; only the token's hash
+// is kept.
+type Seat struct {
+	Side    mancala.Player
+	Hash    []byte // sha256 of the token
+	Created time.Time
+}
+
+// Move is one written action of a game.
+type Move struct {
+	Ply    int    // 0-based index in the game's actions
+	Action string // in notation, such as "a3" or "xd5"
+	Side   mancala.Player
+	At     time.Time
+}
+
+// ListFilter selects games for the archive.
+type ListFilter struct {
+	Status string    // "", "playing" or "over"
+	Limit  int       // at most this many (1..100)
+	Before time.Time // only games updated strictly before; zero: no bound
+}
+
+// Store keeps games. Implementations must make AppendAction and Finish
+// atomic with their checks, so that two concurrent writers on one game never
+// both succeed; errors use the codes ENotFound and EConflict.
+type Store interface {
+	// CreateGame stores a new game with its seats and actions.
+	CreateGame(ctx context.Context, g *Game) error
+	// Game returns the game id with its seats and actions (ENotFound).
+	Game(ctx context.Context, id string) (*Game, error)
+	// AddSeat adds a seat to game id.
+	AddSeat(ctx context.Context, id string, s Seat) error
+	// AppendAction stores m as the action at ply m.Ply, which must equal the
+	// number of actions stored, in a game still in play (else EConflict),
+	// and sets the game's turn count, result and reason.
+	AppendAction(ctx context.Context, id string, m Move, turns int, result, reason string) error
+	// Finish sets the result of a game in play that has exactly plies
+	// actions (else EConflict).
+	Finish(ctx context.Context, id string, plies int, result, reason string) error
+	// SetRematch links game id to its rematch rematchID unless it already has
+	// one; it returns the rematch in effect.
+	SetRematch(ctx context.Context, id, rematchID string) (string, error)
+	// ListGames returns games newest first (by Updated) without their seats
+	// and actions.
+	ListGames(ctx context.Context, f ListFilter) ([]*Game, error)
+	// Close releases the store.
+	Close() error
+}

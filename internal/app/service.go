@@ -1,0 +1,610 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"matombo/mancala"
+)
+
+// Update is a change of a game sent to its live clients: the new view (with
+// You empty; the transport sets it per client) and the events of the
+// action(s) that made it.
+type Update struct {
+	Game   *GameView
+	Events []EventView
+}
+
+// Notifier receives the updates of games, for live clients.
+type Notifier interface {
+	Publish(gameID string, u Update)
+}
+
+// Config configures a Service.
+type Config struct {
+	Store   Store
+	Mover   Mover        // nil: a GreedyMover (see newMover)
+	Workers int          // AI workers; <= 0: 1
+	Queue   int          // AI queue bound; <= 0: 64
+	Logger  *slog.Logger // nil: discard
+}
+
+// Service runs games: it checks every action with the rules engine, stores
+// it before acknowledging it, lets the AI play its decisions on a worker
+// pool and tells a Notifier of every change.
+type Service struct {
+	store    Store
+	mover    Mover
+	pool     *Pool
+	log      *slog.Logger
+	mu       sync.Mutex
+	thinking map[string]bool // games with an AI job queued or running
+	notifier Notifier
+}
+
+// newMover returns the Mover the service uses when none is configured.
+//
+// THE AI PLUG: when the search package offers a player, wrap it here (or
+// pass it as Config.Mover from internal/cli/serve.go) so every AI level uses
+// the real search instead of the built-in GreedyMover.
+func newMover() Mover {
+	return NewGreedyMover(rand.Uint64())
+}
+
+// NewService returns a service on cfg.Store; Close stops its AI workers.
+func NewService(cfg Config) *Service {
+	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]bool{}}
+	if s.mover == nil {
+		s.mover = newMover()
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	queue := cfg.Queue
+	if queue <= 0 {
+		queue = 64
+	}
+	s.pool = NewPool(cfg.Workers, queue)
+	return s
+}
+
+// SetNotifier sets who hears of game updates. Call it before serving.
+func (s *Service) SetNotifier(n Notifier) { s.notifier = n }
+
+// Close stops the AI workers, waiting for the decisions in progress (their
+// searches are cancelled; a store write under way completes).
+func (s *Service) Close() { s.pool.Close() }
+
+func (s *Service) publish(id string, u Update) {
+	if s.notifier != nil {
+		s.notifier.Publish(id, u)
+	}
+}
+
+// CreateRequest asks for a new game.
+type CreateRequest struct {
+	Ruleset  string `json:"ruleset"`
+	Opponent string `json:"opponent"` // "ai", "friend" or "local"
+	Level    int    `json:"level"`    // AI level 1..8 (0: 3)
+	Side     string `json:"side"`     // the creator's side: "S" (moves first), "N" or "random" ("" : S)
+	Name     string `json:"name"`     // the creator's name, optional
+}
+
+// Created tells the creator (or a joiner) of a game its secrets.
+type Created struct {
+	ID         string            `json:"id"`
+	Seat       string            `json:"seat"`
+	Token      string            `json:"token"`
+	Tokens     map[string]string `json:"tokens,omitempty"`      // local games: a token per side
+	Invite     string            `json:"invite,omitempty"`      // friend games: the link for the opponent
+	TeamInvite string            `json:"team_invite,omitempty"` // friend games: the link for the creator's team mates
+	URL        string            `json:"url"`
+}
+
+const maxName = 40
+
+func cleanName(name, def string) string {
+	name = strings.Join(strings.Fields(name), " ")
+	if r := []rune(name); len(r) > maxName {
+		name = string(r[:maxName])
+	}
+	if name == "" {
+		return def
+	}
+	return name
+}
+
+func parseSide(side string) (mancala.Player, error) {
+	switch side {
+	case "", "S":
+		return mancala.South, nil
+	case "N":
+		return mancala.North, nil
+	case "random":
+		return mancala.Player(rand.IntN(2)), nil
+	}
+	return 0, Errorf(EInvalid, "side %q is not allowed; side is S (moves first), N or random", side)
+}
+
+func gameURL(id, token string) string { return "/game/" + id + "#seat=" + token }
+
+// Create starts a new game.
+func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, error) {
+	rs, err := mancala.ParseRuleset(req.Ruleset)
+	if err != nil {
+		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	side, err := parseSide(req.Side)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	g := &Game{ID: newID(), Ruleset: rs.String(), Mode: req.Opponent, Result: "*", Created: now, Updated: now}
+	me := Player{Kind: KindHuman, Name: cleanName(req.Name, side.Name())}
+	other := side.Other()
+	out := &Created{ID: g.ID, Seat: side.String(), Token: NewToken()}
+	g.Players[side] = me
+	g.Seats = []Seat{{Side: side, Hash: HashToken(out.Token), Created: now}}
+	switch req.Opponent {
+	case ModeAI:
+		level := req.Level
+		if level == 0 {
+			level = 3
+		}
+		if level < MinLevel || level > MaxLevel {
+			return nil, Errorf(EInvalid, "level %d is not allowed; AI levels run from %d to %d", req.Level, MinLevel, MaxLevel)
+		}
+		g.Players[other] = Player{Kind: KindAI, Level: level, Name: fmt.Sprintf("Computer (level %d)", level)}
+	case ModeFriend:
+		g.Players[other] = Player{Kind: KindHuman, Name: other.Name()}
+		invite, team := NewToken(), NewToken()
+		g.Invites[other], g.Invites[side] = HashToken(invite), HashToken(team)
+		out.Invite = "/join/" + g.ID + "/" + invite
+		out.TeamInvite = "/join/" + g.ID + "/" + team
+	case ModeLocal:
+		g.Players[other] = Player{Kind: KindHuman, Name: other.Name()}
+		t := NewToken()
+		g.Seats = append(g.Seats, Seat{Side: other, Hash: HashToken(t), Created: now})
+		out.Tokens = map[string]string{side.String(): out.Token, other.String(): t}
+	default:
+		return nil, Errorf(EInvalid, "opponent %q is not allowed; opponent is ai, friend or local", req.Opponent)
+	}
+	if err := s.store.CreateGame(ctx, g); err != nil {
+		return nil, err
+	}
+	out.URL = gameURL(g.ID, out.Token)
+	s.kickAI(g)
+	return out, nil
+}
+
+// load returns the stored game id replayed.
+func (s *Service) load(ctx context.Context, id string) (*played, error) {
+	g, err := s.store.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return replay(g)
+}
+
+// loadSeated loads game id and the side token is seated at; what says what
+// the seat is needed for, in the error.
+func (s *Service) loadSeated(ctx context.Context, id, token, what string) (*played, mancala.Player, error) {
+	p, err := s.load(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	side, ok := seatSide(p.g, token)
+	if !ok {
+		return nil, 0, Errorf(EForbidden, "no seat: a valid seat token is needed to %s game %s", what, id)
+	}
+	return p, side, nil
+}
+
+// you returns the side token is seated at in g, as "S", "N" or "".
+func you(g *Game, token string) string {
+	if side, ok := seatSide(g, token); ok {
+		return side.String()
+	}
+	return ""
+}
+
+// View returns game id as seen by the holder of token ("" for a spectator).
+// It restarts the AI if the AI is to move and idle (after a restart).
+func (s *Service) View(ctx context.Context, id, token string) (*GameView, error) {
+	p, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.kickAI(p.g)
+	return p.view(you(p.g, token)), nil
+}
+
+// Joined tells a joiner their seat.
+type Joined struct {
+	Seat  string `json:"seat"`
+	Token string `json:"token"`
+	URL   string `json:"url"`
+}
+
+// Join seats the holder of an invite code at the code's side, with a new
+// token. Several people may join one side with the same code (teams).
+func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, error) {
+	p, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	g := p.g
+	for i, h := range g.Invites {
+		if !matchHash(h, code) {
+			continue
+		}
+		side := mancala.Player(i)
+		token := NewToken()
+		seat := Seat{Side: side, Hash: HashToken(token), Created: time.Now().UTC()}
+		if err := s.store.AddSeat(ctx, id, seat); err != nil {
+			return nil, err
+		}
+		g.Seats = append(g.Seats, seat)
+		s.publish(id, Update{Game: p.view("")})
+		return &Joined{Seat: side.String(), Token: token, URL: gameURL(id, token)}, nil
+	}
+	return nil, Errorf(EForbidden, "the invite code is not valid for game %s; ask for a new link", id)
+}
+
+// ActResult is the answer to an action: the game after it and the events of
+// the action. The AI's answers follow as updates to the Notifier.
+type ActResult struct {
+	Game   *GameView   `json:"game"`
+	Events []EventView `json:"events"`
+}
+
+// Act plays action for the holder of token, who must be seated at the side
+// whose decision it is; ply is the number of actions the client saw (a stale
+// ply is refused with EConflict).
+func (s *Service) Act(ctx context.Context, id, token, action string, ply int) (*ActResult, error) {
+	p, side, err := s.loadSeated(ctx, id, token, "act in")
+	if err != nil {
+		return nil, err
+	}
+	g, st := p.g, p.state()
+	if g.Over() {
+		return nil, Errorf(EConflict, "the game is over (%s, %s); no action can be played", g.Result, g.Reason)
+	}
+	if ply != len(g.Actions) {
+		return nil, Errorf(EConflict, "stale ply %d: the game is at ply %d; reload it", ply, len(g.Actions))
+	}
+	if st.ToMove() != side {
+		return nil, Errorf(EForbidden, "it is %s's decision; your seat is %s", st.ToMove().Name(), side.Name())
+	}
+	a, err := mancala.ParseAction(action)
+	if err != nil {
+		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	res, err := s.apply(ctx, p, a)
+	if err != nil {
+		return nil, err
+	}
+	res.Game.You = side.String()
+	s.kickAI(g)
+	return res, nil
+}
+
+// apply plays a in p, stores it and publishes the update.
+func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActResult, error) {
+	g, st := p.g, p.state()
+	side := st.ToMove()
+	evs, err := st.Clone().ApplyTraced(a, nil)
+	if err != nil {
+		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	if err := p.rec.Apply(a); err != nil {
+		return nil, Errorf(EInternal, "action %s traced but refused: %v", a, err)
+	}
+	result, reason := "*", ""
+	if st.IsOver() {
+		result, reason = st.Outcome().Result.String(), st.Outcome().Reason.String()
+	}
+	m := Move{Ply: len(g.Actions), Action: a.String(), Side: side, At: time.Now().UTC()}
+	// The write completes even if the client goes away.
+	if err := s.store.AppendAction(context.WithoutCancel(ctx), g.ID, m, st.Turns(), result, reason); err != nil {
+		return nil, err
+	}
+	g.Actions = append(g.Actions, m)
+	g.Turns, g.Result, g.Reason, g.Updated = st.Turns(), result, reason, m.At
+	res := &ActResult{Game: p.view(""), Events: eventViews(evs, a, side)}
+	s.publish(g.ID, Update{Game: res.Game, Events: res.Events})
+	return res, nil
+}
+
+// aiToMove reports whether the AI has the decision in g.
+func aiToMove(p *played) bool {
+	st := p.state()
+	return !p.g.Over() && !st.IsOver() && p.g.Players[st.ToMove()].Kind == KindAI
+}
+
+// kickAI queues an AI job for g if the AI may be to move and none is queued.
+func (s *Service) kickAI(g *Game) {
+	if g.Over() || (g.Players[0].Kind != KindAI && g.Players[1].Kind != KindAI) {
+		return
+	}
+	s.mu.Lock()
+	if s.thinking[g.ID] {
+		s.mu.Unlock()
+		return
+	}
+	s.thinking[g.ID] = true
+	s.mu.Unlock()
+	id := g.ID
+	if !s.pool.Submit(func(ctx context.Context) { s.playAI(ctx, id) }) {
+		s.doneThinking(id)
+		s.log.Warn("ai queue full or closed; the game waits for its next visit", "game", id)
+	}
+}
+
+func (s *Service) doneThinking(id string) {
+	s.mu.Lock()
+	delete(s.thinking, id)
+	s.mu.Unlock()
+}
+
+// playAI plays the AI's decisions in game id until a human is to decide or
+// the game is over. It runs on the pool.
+func (s *Service) playAI(ctx context.Context, id string) {
+	defer s.doneThinking(id)
+	for ctx.Err() == nil {
+		p, err := s.load(ctx, id)
+		if err != nil {
+			s.log.Error("ai: load game", "game", id, "err", err)
+			return
+		}
+		if !aiToMove(p) {
+			return
+		}
+		st := p.state()
+		level := p.g.Players[st.ToMove()].Level
+		dctx, cancel := context.WithTimeout(ctx, ThinkTime(level))
+		a, err := s.mover.Choose(dctx, st.Clone(), level)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			s.log.Warn("ai: mover failed; playing the first legal action", "game", id, "err", err)
+			a = st.Legal(nil)[0]
+		}
+		if _, err := s.apply(ctx, p, a); err != nil {
+			if ErrorCode(err) != EConflict {
+				s.log.Error("ai: apply", "game", id, "action", a.String(), "err", err)
+			}
+			return
+		}
+	}
+}
+
+// Resign ends game id as lost for the side of token. It is allowed between
+// turns only (a turn under way is finished first).
+func (s *Service) Resign(ctx context.Context, id, token string) (*GameView, error) {
+	p, side, err := s.loadSeated(ctx, id, token, "resign")
+	if err != nil {
+		return nil, err
+	}
+	g, st := p.g, p.state()
+	if g.Over() {
+		return nil, Errorf(EConflict, "the game is already over (%s, %s)", g.Result, g.Reason)
+	}
+	if !st.AtTurnStart() {
+		return nil, Errorf(EConflict, "%s is in the middle of a turn (%s); resign when the turn is over", st.ToMove().Name(), st.Pending())
+	}
+	result := side.Other().String()
+	if err := s.store.Finish(context.WithoutCancel(ctx), id, len(g.Actions), result, "resigned"); err != nil {
+		return nil, err
+	}
+	g.Result, g.Reason, g.Updated = result, "resigned", time.Now().UTC()
+	if r, err := mancala.ParseResult(result); err == nil {
+		p.rec.SetResult(r)
+	}
+	v := p.view("")
+	s.publish(id, Update{Game: v})
+	v.You = side.String()
+	return v, nil
+}
+
+// Rematch returns a seat in the rematch of game id (created by the first
+// seated player who asks, sides swapped) for the holder of token.
+func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, error) {
+	p, side, err := s.loadSeated(ctx, id, token, "ask for a rematch of")
+	if err != nil {
+		return nil, err
+	}
+	g := p.g
+	if !g.Over() {
+		return nil, Errorf(EConflict, "game %s is still in play; a rematch follows the end of the game", id)
+	}
+	newSide := side.Other()
+	rid := g.Rematch
+	if rid == "" {
+		now := time.Now().UTC()
+		ng := &Game{ID: newID(), Ruleset: g.Ruleset, Start: g.Start, Mode: g.Mode, Result: "*", Created: now, Updated: now}
+		ng.Players[0], ng.Players[1] = g.Players[1], g.Players[0]
+		if err := s.store.CreateGame(ctx, ng); err != nil {
+			return nil, err
+		}
+		if rid, err = s.store.SetRematch(ctx, id, ng.ID); err != nil {
+			return nil, err
+		}
+		g.Rematch = rid
+		s.publish(id, Update{Game: p.view("")})
+	}
+	out := &Created{ID: rid, Seat: newSide.String()}
+	sides := []mancala.Player{newSide}
+	if g.Mode == ModeLocal {
+		sides = append(sides, side)
+		out.Tokens = map[string]string{}
+	}
+	for _, sd := range sides {
+		t := NewToken()
+		if err := s.store.AddSeat(ctx, rid, Seat{Side: sd, Hash: HashToken(t), Created: time.Now().UTC()}); err != nil {
+			return nil, err
+		}
+		if out.Token == "" {
+			out.Token = t
+		}
+		if out.Tokens != nil {
+			out.Tokens[sd.String()] = t
+		}
+	}
+	out.URL = gameURL(rid, out.Token)
+	if ng, err := s.store.Game(ctx, rid); err == nil {
+		s.kickAI(ng)
+	}
+	return out, nil
+}
+
+// Summary is a game in the archive list.
+type Summary struct {
+	ID      string            `json:"id"`
+	Ruleset string            `json:"ruleset"`
+	Title   string            `json:"ruleset_title"`
+	Mode    string            `json:"mode"`
+	Players map[string]Player `json:"players"`
+	Result  string            `json:"result"`
+	Reason  string            `json:"reason"`
+	Turns   int               `json:"turns"`
+	Created time.Time         `json:"created"`
+	Updated time.Time         `json:"updated"`
+}
+
+// List returns the archive: games newest first.
+func (s *Service) List(ctx context.Context, f ListFilter) ([]Summary, error) {
+	switch f.Status {
+	case "", "playing", "over":
+	default:
+		return nil, Errorf(EInvalid, "status %q is not allowed; status is playing, over or empty for all", f.Status)
+	}
+	if f.Limit == 0 {
+		f.Limit = 50
+	}
+	if f.Limit < 1 || f.Limit > 100 {
+		return nil, Errorf(EInvalid, "limit %d is not allowed; limit runs from 1 to 100", f.Limit)
+	}
+	games, err := s.store.ListGames(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Summary, len(games))
+	for i, g := range games {
+		title := g.Ruleset
+		if rs, err := mancala.ParseRuleset(g.Ruleset); err == nil {
+			title = titles[rs.Game]
+		}
+		out[i] = Summary{ID: g.ID, Ruleset: g.Ruleset, Title: title, Mode: g.Mode,
+			Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]},
+			Result:  g.Result, Reason: g.Reason, Turns: g.Turns, Created: g.Created, Updated: g.Updated}
+	}
+	return out, nil
+}
+
+// RecordText returns the record of game id (RULES.md §5).
+func (s *Service) RecordText(ctx context.Context, id string) (string, error) {
+	p, err := s.load(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return p.rec.Record().String(), nil
+}
+
+// Import stores the game of a record text, which must replay legally; the
+// error names the turn and action at fault.
+func (s *Service) Import(ctx context.Context, text string) (string, error) {
+	rec, err := mancala.ParseRecord(text)
+	if err != nil {
+		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	st, err := rec.Replay()
+	if err != nil {
+		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	now := time.Now().UTC()
+	g := &Game{ID: newID(), Ruleset: rec.Ruleset.String(), Start: rec.Position, Mode: ModeImported,
+		Result: rec.Result.String(), Turns: st.Turns(), Created: now, Updated: now}
+	for i, tag := range []string{"South", "North"} {
+		name, _ := rec.Tag(tag)
+		g.Players[i] = Player{Kind: KindHuman, Name: cleanName(name, mancala.Player(i).Name())}
+	}
+	switch {
+	case st.IsOver():
+		g.Reason = st.Outcome().Reason.String()
+	case g.Over():
+		g.Reason = "recorded"
+	}
+	replayed, err := rec.Start()
+	if err != nil {
+		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	for _, turn := range rec.Turns {
+		for _, a := range turn {
+			g.Actions = append(g.Actions, Move{Ply: len(g.Actions), Action: a.String(), Side: replayed.ToMove(), At: now})
+			if err := replayed.Apply(a); err != nil {
+				return "", Errorf(EInternal, "record replayed once but not twice: %v", err)
+			}
+		}
+	}
+	if err := s.store.CreateGame(ctx, g); err != nil {
+		return "", err
+	}
+	return g.ID, nil
+}
+
+// ReplayStep is one action of a replay with its animation.
+type ReplayStep struct {
+	Action   string      `json:"action"`
+	By       string      `json:"by"`
+	Events   []EventView `json:"events"`
+	Position string      `json:"position"`
+}
+
+// ReplayView is a stored game for the replay page.
+type ReplayView struct {
+	ID      string            `json:"id"`
+	Ruleset string            `json:"ruleset"`
+	Start   string            `json:"start"`
+	Players map[string]Player `json:"players"`
+	Result  string            `json:"result"`
+	Reason  string            `json:"reason"`
+	Actions []ReplayStep      `json:"actions"`
+}
+
+// Replay returns game id action by action with events and positions.
+func (s *Service) Replay(ctx context.Context, id string) (*ReplayView, error) {
+	g, err := s.store.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := startState(g.Ruleset, g.Start)
+	if err != nil {
+		return nil, err
+	}
+	v := &ReplayView{ID: g.ID, Ruleset: g.Ruleset, Start: st.Position(), Result: g.Result, Reason: g.Reason,
+		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}}
+	var evs []mancala.Event
+	for _, m := range g.Actions {
+		a, err := mancala.ParseAction(m.Action)
+		if err != nil {
+			return nil, Errorf(EInternal, "stored game %s: %v", id, err)
+		}
+		by := st.ToMove()
+		if evs, err = st.ApplyTraced(a, evs[:0]); err != nil {
+			return nil, Errorf(EInternal, "stored game %s does not replay at ply %d: %v", id, m.Ply, err)
+		}
+		v.Actions = append(v.Actions, ReplayStep{Action: m.Action, By: by.String(), Events: eventViews(evs, a, by), Position: st.Position()})
+	}
+	return v, nil
+}
+
+// IsNotFound reports whether err says a game does not exist.
+func IsNotFound(err error) bool { return ErrorCode(err) == ENotFound }

@@ -1,0 +1,265 @@
+package app
+
+import (
+	"strings"
+	"time"
+
+	"matombo/mancala"
+)
+
+// GameView is a game as clients see it (the JSON of /api/games/{id}, see
+// notes/webapi.md).
+type GameView struct {
+	ID           string            `json:"id"`
+	Ruleset      string            `json:"ruleset"`
+	RulesetTitle string            `json:"ruleset_title"`
+	Game         string            `json:"game"`
+	Size         int               `json:"size"`
+	Mode         string            `json:"mode"`
+	Created      time.Time         `json:"created"`
+	Updated      time.Time         `json:"updated"`
+	Status       string            `json:"status"` // "playing" or "over"
+	Position     string            `json:"position"`
+	ToMove       string            `json:"to_move"`
+	Ply          int               `json:"ply"`
+	Board        Board             `json:"board"`
+	Stones       map[string]int    `json:"stones"`
+	Legal        []string          `json:"legal"`
+	Pending      string            `json:"pending"`
+	Decision     string            `json:"decision"`
+	Turns        [][]string        `json:"turns"`
+	Record       string            `json:"record"`
+	Result       string            `json:"result"`
+	Reason       string            `json:"reason"`
+	Players      map[string]Player `json:"players"`
+	Seated       map[string]bool   `json:"seated"` // whether a side has a human seat (a friend has joined)
+	Rematch      string            `json:"rematch"`
+	Thinking     bool              `json:"thinking"` // the AI has the decision
+	You          string            `json:"you"`
+}
+
+// Board is the board of a view: each row's counts from column 1, and the
+// heads.
+type Board struct {
+	Rows  map[string][]int `json:"rows"`
+	Heads []string         `json:"heads"`
+}
+
+// EventView is one step of an action for animation.
+type EventView struct {
+	Kind      string `json:"kind"` // "sow", "take", "move" or "lap-limit"
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Stones    int    `json:"stones"`
+	Clockwise bool   `json:"clockwise"`
+	Action    string `json:"action"`
+	By        string `json:"by"`
+}
+
+func eventViews(evs []mancala.Event, a mancala.Action, by mancala.Player) []EventView {
+	out := make([]EventView, len(evs))
+	for i, e := range evs {
+		out[i] = EventView{Kind: e.Kind.String(), From: e.From.String(), To: e.To.String(),
+			Stones: e.Stones, Clockwise: e.Clockwise, Action: a.String(), By: by.String()}
+	}
+	return out
+}
+
+// titles names the games for people.
+var titles = map[mancala.Game]string{
+	mancala.Tsoro:       "Tsoro",
+	mancala.MisoroTsoro: "Misoro Tsoro",
+	mancala.MusoroTsoro: "Musoro Tsoro",
+	mancala.Nsolo:       "Nsolo",
+	mancala.Choro:       "Choro",
+}
+
+// boardOf returns the rows and heads of s.
+func boardOf(s *mancala.State) Board {
+	n := s.Size()
+	b := Board{Rows: map[string][]int{}, Heads: []string{}}
+	for r := mancala.RowA; r <= mancala.RowD; r++ {
+		counts := make([]int, n)
+		for c := 1; c <= n; c++ {
+			h := mancala.MakeHole(r, c)
+			counts[c-1] = s.Count(h)
+			if s.IsHead(h) {
+				b.Heads = append(b.Heads, h.String())
+			}
+		}
+		b.Rows[r.String()] = counts
+	}
+	return b
+}
+
+// decisionOf names the kind of decision s waits for.
+func decisionOf(s *mancala.State) string {
+	switch p := s.Pending(); {
+	case s.IsOver():
+		return "over"
+	case s.InSetup():
+		return "setup"
+	case s.AtTurnStart():
+		return "start"
+	case strings.HasPrefix(p, "relay"):
+		return "head"
+	case strings.HasPrefix(p, "take"):
+		return "pick"
+	case strings.HasPrefix(p, "remove"):
+		return "remove"
+	case strings.HasPrefix(p, "sow"):
+		return "direction"
+	}
+	return "start"
+}
+
+// legalStrings returns the legal actions of s sorted as strings, [] when over.
+func legalStrings(s *mancala.State) []string {
+	acts := s.Legal(nil)
+	out := make([]string, len(acts))
+	for i, a := range acts {
+		out[i] = a.String()
+	}
+	mancala.SortActionStrings(out)
+	return out
+}
+
+// positionView fills the board fields of v from s.
+func positionView(v *GameView, s *mancala.State) {
+	rs := s.Ruleset()
+	v.Ruleset = rs.String()
+	v.RulesetTitle = titles[rs.Game]
+	v.Game = rs.Game.String()
+	v.Size = s.Size()
+	v.Position = s.Position()
+	v.ToMove = s.ToMove().String()
+	v.Board = boardOf(s)
+	v.Stones = map[string]int{"S": s.Stones(mancala.South), "N": s.Stones(mancala.North)}
+	v.Legal = legalStrings(s)
+	v.Pending = s.Pending()
+	v.Decision = decisionOf(s)
+	if s.IsOver() {
+		v.Result = s.Outcome().Result.String()
+		v.Reason = s.Outcome().Reason.String()
+		v.Status = "over"
+	} else {
+		v.Result = "*"
+		v.Status = "playing"
+	}
+}
+
+// PositionView returns a view of a bare position (the position viewer).
+func PositionView(ruleset, position string) (*GameView, error) {
+	s, err := startState(ruleset, position)
+	if err != nil {
+		return nil, err
+	}
+	v := &GameView{Turns: [][]string{}, Players: map[string]Player{}, Seated: map[string]bool{}}
+	positionView(v, s)
+	return v, nil
+}
+
+// trimPrefix returns err's message without the engine's package prefix.
+func trimPrefix(err error) string {
+	return strings.TrimPrefix(err.Error(), "mancala: ")
+}
+
+// played is a stored game replayed: the state and its record.
+type played struct {
+	g   *Game
+	rec *mancala.Recorder
+}
+
+func (p *played) state() *mancala.State { return p.rec.State() }
+
+// replay rebuilds the game g from its stored actions.
+func replay(g *Game) (*played, error) {
+	s, err := startState(g.Ruleset, g.Start)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := mancala.NewRecorder(s)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range g.Actions {
+		a, err := mancala.ParseAction(m.Action)
+		if err == nil {
+			err = rec.Apply(a)
+		}
+		if err != nil {
+			return nil, Errorf(EInternal, "stored game %s does not replay at ply %d: %v", g.ID, m.Ply, err)
+		}
+	}
+	if g.Over() && !s.IsOver() {
+		// Ended outside the rules (resigned, imported with a result).
+		if r, err := mancala.ParseResult(g.Result); err == nil {
+			rec.SetResult(r)
+		}
+	}
+	p := &played{g: g, rec: rec}
+	for i, name := range []string{"South", "North"} {
+		if n := g.Players[i].Name; n != "" {
+			rec.SetTag(name, n)
+		}
+	}
+	rec.SetTag("Date", g.Created.UTC().Format("2006.01.02"))
+	rec.SetTag("Site", "matombo "+g.ID)
+	return p, nil
+}
+
+func startState(ruleset, start string) (*mancala.State, error) {
+	rs, err := mancala.ParseRuleset(ruleset)
+	if err != nil {
+		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	s, err := mancala.NewGame(rs)
+	if err != nil {
+		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	if start != "" {
+		if err := s.SetPosition(start); err != nil {
+			return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		}
+	}
+	return s, nil
+}
+
+// view returns the view of p for a viewer seated at you ("" for none).
+func (p *played) view(you string) *GameView {
+	g, s := p.g, p.state()
+	v := &GameView{ID: g.ID, Mode: g.Mode, Created: g.Created, Updated: g.Updated,
+		Ply: len(g.Actions), Rematch: g.Rematch, Thinking: aiToMove(p), You: you}
+	positionView(v, s)
+	v.Result, v.Reason = g.Result, g.Reason
+	if g.Over() {
+		v.Status = "over"
+		v.Decision = "over"
+		v.Legal = []string{}
+		v.Pending = ""
+	} else {
+		v.Status = "playing"
+	}
+	rec := p.rec.Record()
+	v.Turns = make([][]string, len(rec.Turns))
+	for i, t := range rec.Turns {
+		v.Turns[i] = make([]string, len(t))
+		for j, a := range t {
+			v.Turns[i][j] = a.String()
+		}
+	}
+	v.Record = rec.String()
+	v.Players = map[string]Player{"S": g.Players[0], "N": g.Players[1]}
+	v.Seated = map[string]bool{"S": false, "N": false}
+	for _, st := range g.Seats {
+		v.Seated[st.Side.String()] = true
+	}
+	for i, pl := range g.Players {
+		if pl.Kind == KindAI {
+			v.Seated[sideName(i)] = true
+		}
+	}
+	return v
+}
+
+func sideName(i int) string { return mancala.Player(i).String() }

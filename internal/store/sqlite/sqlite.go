@@ -1,0 +1,360 @@
+// Package sqlite is the app.Store on SQLite through the pure-Go driver
+// modernc.org/sqlite: WAL mode, a busy timeout, numbered SQL migrations
+// embedded in the binary, parameterised SQL only.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"matombo/internal/app"
+	"matombo/mancala"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is an app.Store in one SQLite database file.
+type Store struct {
+	db *sql.DB
+}
+
+var _ app.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the database at path and brings its
+// schema up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	s := &Store{db: db}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// migrate applies the embedded migrations not yet applied, each in a
+// transaction, in the order of their numbers.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("sqlite: create schema_migrations: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		num, _, _ := strings.Cut(base, "_")
+		version, err := strconv.Atoi(num)
+		if err != nil {
+			return fmt.Errorf("sqlite: migration %s is not numbered like 0001_name.sql", base)
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if err := s.tx(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil || n > 0 {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("sqlite: migration %s: %w", base, err)
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES (?, ?)`, version, time.Now().UnixMicro())
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tx runs f in a transaction (BEGIN IMMEDIATE), committing if f succeeds.
+func (s *Store) tx(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+func notFound(id string) error { return app.Errorf(app.ENotFound, "no game %q", id) }
+
+// CreateGame implements app.Store.
+func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
+	players, err := json.Marshal(g.Players)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], len(g.Actions), g.Turns,
+			g.Result, g.Reason, g.Rematch, micros(g.Created), micros(g.Updated)); err != nil {
+			return fmt.Errorf("sqlite: create game %s: %w", g.ID, err)
+		}
+		for _, st := range g.Seats {
+			if err := insertSeat(ctx, tx, g.ID, st); err != nil {
+				return err
+			}
+		}
+		for i, m := range g.Actions {
+			if m.Ply != i {
+				return app.Errorf(app.EInvalid, "action %d of game %s has ply %d", i, g.ID, m.Ply)
+			}
+			if err := insertAction(ctx, tx, g.ID, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func insertSeat(ctx context.Context, tx *sql.Tx, id string, st app.Seat) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, side, token_hash, created) VALUES (?, ?, ?, ?)`,
+		id, st.Side.String(), st.Hash, micros(st.Created))
+	if err != nil {
+		return fmt.Errorf("sqlite: add seat to game %s: %w", id, err)
+	}
+	return nil
+}
+
+func insertAction(ctx context.Context, tx *sql.Tx, id string, m app.Move) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO actions (game_id, ply, action, side, created) VALUES (?, ?, ?, ?, ?)`,
+		id, m.Ply, m.Action, m.Side.String(), micros(m.At))
+	if err != nil {
+		return fmt.Errorf("sqlite: append action %d to game %s: %w", m.Ply, id, err)
+	}
+	return nil
+}
+
+func parseSide(s string) mancala.Player {
+	if s == "N" {
+		return mancala.North
+	}
+	return mancala.South
+}
+
+const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(row scanner) (*app.Game, error) {
+	var g app.Game
+	var players string
+	var created, updated int64
+	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(players), &g.Players); err != nil {
+		return nil, fmt.Errorf("sqlite: game %s: players: %w", g.ID, err)
+	}
+	g.Created, g.Updated = fromMicros(created), fromMicros(updated)
+	return &g, nil
+}
+
+// Game implements app.Store.
+func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
+	g, err := scanGame(s.db.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: game %s: %w", id, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT side, token_hash, created FROM seats WHERE game_id = ? ORDER BY created, rowid`, id)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: seats of %s: %w", id, err)
+	}
+	for rows.Next() {
+		var st app.Seat
+		var side string
+		var created int64
+		if err := rows.Scan(&side, &st.Hash, &created); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		st.Side, st.Created = parseSide(side), fromMicros(created)
+		g.Seats = append(g.Seats, st)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT ply, action, side, created FROM actions WHERE game_id = ? ORDER BY ply`, id)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: actions of %s: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m app.Move
+		var side string
+		var created int64
+		if err := rows.Scan(&m.Ply, &m.Action, &side, &created); err != nil {
+			return nil, err
+		}
+		m.Side, m.At = parseSide(side), fromMicros(created)
+		g.Actions = append(g.Actions, m)
+	}
+	return g, rows.Err()
+}
+
+// AddSeat implements app.Store.
+func (s *Store) AddSeat(ctx context.Context, id string, st app.Seat) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := gameState(ctx, tx, id); err != nil {
+			return err
+		}
+		return insertSeat(ctx, tx, id, st)
+	})
+}
+
+type state struct {
+	plies  int
+	result string
+}
+
+func gameState(ctx context.Context, tx *sql.Tx, id string) (state, error) {
+	var st state
+	err := tx.QueryRowContext(ctx, `SELECT plies, result FROM games WHERE id = ?`, id).Scan(&st.plies, &st.result)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, notFound(id)
+	}
+	if err != nil {
+		return st, fmt.Errorf("sqlite: game %s: %w", id, err)
+	}
+	return st, nil
+}
+
+// checkInPlay returns an EConflict error unless the game is in play with
+// exactly plies actions.
+func checkInPlay(st state, id string, plies int) error {
+	if st.result != "*" {
+		return app.Errorf(app.EConflict, "game %s is over (%s); nothing more can be played", id, st.result)
+	}
+	if st.plies != plies {
+		return app.Errorf(app.EConflict, "stale ply %d: game %s is at ply %d", plies, id, st.plies)
+	}
+	return nil
+}
+
+// AppendAction implements app.Store.
+func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		st, err := gameState(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := checkInPlay(st, id, m.Ply); err != nil {
+			return err
+		}
+		if err := insertAction(ctx, tx, id, m); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE games SET plies = plies + 1, turns = ?, result = ?, reason = ?, updated = ? WHERE id = ?`,
+			turns, result, reason, micros(m.At), id)
+		return err
+	})
+}
+
+// Finish implements app.Store.
+func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		st, err := gameState(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := checkInPlay(st, id, plies); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE games SET result = ?, reason = ?, updated = ? WHERE id = ?`,
+			result, reason, micros(time.Now()), id)
+		return err
+	})
+}
+
+// SetRematch implements app.Store.
+func (s *Store) SetRematch(ctx context.Context, id, rematchID string) (string, error) {
+	var out string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := gameState(ctx, tx, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET rematch = ? WHERE id = ? AND rematch = ''`, rematchID, id); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT rematch FROM games WHERE id = ?`, id).Scan(&out)
+	})
+	return out, err
+}
+
+// ListGames implements app.Store.
+func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, error) {
+	query := `SELECT ` + gameColumns + ` FROM games WHERE 1 = 1`
+	var args []any
+	switch f.Status {
+	case "playing":
+		query += ` AND result = '*'`
+	case "over":
+		query += ` AND result <> '*'`
+	}
+	if !f.Before.IsZero() {
+		query += ` AND updated < ?`
+		args = append(args, micros(f.Before))
+	}
+	query += ` ORDER BY updated DESC, id DESC LIMIT ?`
+	args = append(args, max(f.Limit, 1))
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list games: %w", err)
+	}
+	defer rows.Close()
+	var out []*app.Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,52 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"matombo/internal/app"
+	"matombo/internal/store/storetest"
+)
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) app.Store {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
+
+// TestReopen checks that migrations run once and data survives a reopen, in
+// WAL mode.
+func TestReopen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "re.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &app.Game{ID: "keep", Ruleset: "nsolo", Mode: app.ModeLocal, Result: "*"}
+	if err := s.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer s.Close()
+	if _, err := s.Game(ctx, "keep"); err != nil {
+		t.Errorf("game lost on reopen: %v", err)
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != 1 {
+		t.Errorf("schema_migrations has %d rows (%v), want 1", n, err)
+	}
+}

@@ -1,0 +1,305 @@
+// Package storetest is the test suite every app.Store implementation must
+// pass: call Run from the implementation's tests with a constructor of empty
+// stores.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"matombo/internal/app"
+	"matombo/mancala"
+)
+
+// Run runs the suite; newStore returns an empty store, closed by the suite.
+func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
+	tests := []struct {
+		name string
+		f    func(*testing.T, app.Store)
+	}{
+		{"CreateAndGet", testCreateAndGet},
+		{"NotFound", testNotFound},
+		{"AppendChecksPly", testAppendChecksPly},
+		{"ConcurrentAppend", testConcurrentAppend},
+		{"Finish", testFinish},
+		{"Seats", testSeats},
+		{"Rematch", testRematch},
+		{"List", testList},
+		{"ImportWithActions", testImportWithActions},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t)
+			defer s.Close()
+			tc.f(t, s)
+		})
+	}
+}
+
+var base = time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC) // in the past: Finish stamps the present
+
+func newGame(id string, at time.Time) *app.Game {
+	return &app.Game{
+		ID: id, Ruleset: "tsoro size=8", Mode: app.ModeFriend,
+		Players: [2]app.Player{{Kind: app.KindHuman, Name: "Ada"}, {Kind: app.KindAI, Level: 5, Name: "Computer"}},
+		Invites: [2][]byte{nil, app.HashToken("invite")},
+		Seats:   []app.Seat{{Side: mancala.South, Hash: app.HashToken("tok-s"), Created: at}},
+		Result:  "*", Created: at, Updated: at,
+	}
+}
+
+func mustCreate(t *testing.T, s app.Store, g *app.Game) {
+	t.Helper()
+	if err := s.CreateGame(context.Background(), g); err != nil {
+		t.Fatalf("CreateGame(%s): %v", g.ID, err)
+	}
+}
+
+func mustGet(t *testing.T, s app.Store, id string) *app.Game {
+	t.Helper()
+	g, err := s.Game(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Game(%s): %v", id, err)
+	}
+	return g
+}
+
+func wantCode(t *testing.T, what string, err error, code app.Code) {
+	t.Helper()
+	if got := app.ErrorCode(err); err == nil || got != code {
+		t.Fatalf("%s: error %v (code %s), want code %s", what, err, got, code)
+	}
+}
+
+func move(ply int, action string, side mancala.Player) app.Move {
+	return app.Move{Ply: ply, Action: action, Side: side, At: base.Add(time.Duration(ply+1) * time.Second)}
+}
+
+func testCreateAndGet(t *testing.T, s app.Store) {
+	g := newGame("g1", base)
+	g.Start = "2,2/0,0/0,0/2,2 S"
+	mustCreate(t, s, g)
+	got := mustGet(t, s, "g1")
+	if got.ID != g.ID || got.Ruleset != g.Ruleset || got.Start != g.Start || got.Mode != g.Mode ||
+		got.Players != g.Players || got.Result != "*" || got.Reason != "" || got.Turns != 0 || got.Rematch != "" {
+		t.Errorf("got %+v, want %+v", got, g)
+	}
+	if !got.Created.Equal(base) || !got.Updated.Equal(base) {
+		t.Errorf("times %v %v, want %v", got.Created, got.Updated, base)
+	}
+	if got.Invites[0] != nil || !bytes.Equal(got.Invites[1], g.Invites[1]) {
+		t.Errorf("invites %x, want %x", got.Invites, g.Invites)
+	}
+	if len(got.Seats) != 1 || got.Seats[0].Side != mancala.South || !bytes.Equal(got.Seats[0].Hash, app.HashToken("tok-s")) {
+		t.Errorf("seats %+v", got.Seats)
+	}
+	if len(got.Actions) != 0 {
+		t.Errorf("actions %+v, want none", got.Actions)
+	}
+	if err := s.CreateGame(context.Background(), newGame("g1", base)); err == nil {
+		t.Error("creating a game with an existing id succeeded")
+	}
+}
+
+func testNotFound(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	_, err := s.Game(ctx, "nope")
+	wantCode(t, "Game", err, app.ENotFound)
+	wantCode(t, "AppendAction", s.AppendAction(ctx, "nope", move(0, "a1", mancala.South), 0, "*", ""), app.ENotFound)
+	wantCode(t, "Finish", s.Finish(ctx, "nope", 0, "S", "resigned"), app.ENotFound)
+	wantCode(t, "AddSeat", s.AddSeat(ctx, "nope", app.Seat{Hash: []byte{1}, Created: base}), app.ENotFound)
+	_, err = s.SetRematch(ctx, "nope", "x")
+	wantCode(t, "SetRematch", err, app.ENotFound)
+}
+
+func testAppendChecksPly(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g", base))
+	if err := s.AppendAction(ctx, "g", move(0, "a7", mancala.South), 0, "*", ""); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "replayed ply 0", s.AppendAction(ctx, "g", move(0, "a6", mancala.South), 0, "*", ""), app.EConflict)
+	wantCode(t, "ply from the future", s.AppendAction(ctx, "g", move(5, "a6", mancala.South), 0, "*", ""), app.EConflict)
+	if err := s.AppendAction(ctx, "g", move(1, "stop", mancala.South), 1, "*", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendAction(ctx, "g", move(2, "d2", mancala.North), 2, "N", "no legal action"); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "append after the end", s.AppendAction(ctx, "g", move(3, "a1", mancala.South), 3, "*", ""), app.EConflict)
+	g := mustGet(t, s, "g")
+	want := []string{"a7", "stop", "d2"}
+	if len(g.Actions) != len(want) {
+		t.Fatalf("actions %+v, want %v", g.Actions, want)
+	}
+	for i, m := range g.Actions {
+		if m.Ply != i || m.Action != want[i] || !m.At.Equal(move(i, "", 0).At) {
+			t.Errorf("action %d = %+v, want ply %d %s", i, m, i, want[i])
+		}
+	}
+	if g.Actions[2].Side != mancala.North || g.Actions[0].Side != mancala.South {
+		t.Errorf("sides %v %v", g.Actions[0].Side, g.Actions[2].Side)
+	}
+	if g.Turns != 2 || g.Result != "N" || g.Reason != "no legal action" || !g.Updated.Equal(move(2, "", 0).At) {
+		t.Errorf("game after the end: turns %d result %s reason %q updated %v", g.Turns, g.Result, g.Reason, g.Updated)
+	}
+}
+
+func testConcurrentAppend(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g", base))
+	const writers = 8
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Go(func() {
+			errs[i] = s.AppendAction(ctx, "g", move(0, fmt.Sprintf("a%d", i+1), mancala.South), 0, "*", "")
+		})
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case app.ErrorCode(err) != app.EConflict:
+			t.Errorf("writer %d: %v, want a conflict", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d concurrent appends of ply 0 succeeded, want exactly 1", won)
+	}
+	if g := mustGet(t, s, "g"); len(g.Actions) != 1 {
+		t.Errorf("stored %d actions, want 1", len(g.Actions))
+	}
+}
+
+func testFinish(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g", base))
+	if err := s.AppendAction(ctx, "g", move(0, "a7", mancala.South), 1, "*", ""); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "finish at a stale ply", s.Finish(ctx, "g", 0, "N", "resigned"), app.EConflict)
+	if err := s.Finish(ctx, "g", 1, "N", "resigned"); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "finish twice", s.Finish(ctx, "g", 1, "S", "resigned"), app.EConflict)
+	g := mustGet(t, s, "g")
+	if g.Result != "N" || g.Reason != "resigned" || g.Turns != 1 {
+		t.Errorf("result %s reason %q turns %d", g.Result, g.Reason, g.Turns)
+	}
+	if !g.Over() {
+		t.Error("finished game not over")
+	}
+}
+
+func testSeats(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g", base))
+	for i, tok := range []string{"n1", "n2"} {
+		if err := s.AddSeat(ctx, "g", app.Seat{Side: mancala.North, Hash: app.HashToken(tok), Created: base.Add(time.Duration(i+1) * time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := mustGet(t, s, "g")
+	if len(g.Seats) != 3 {
+		t.Fatalf("seats %+v, want 3", g.Seats)
+	}
+	sides := map[string]mancala.Player{"tok-s": mancala.South, "n1": mancala.North, "n2": mancala.North}
+	for tok, side := range sides {
+		found := false
+		for _, st := range g.Seats {
+			if bytes.Equal(st.Hash, app.HashToken(tok)) {
+				found = true
+				if st.Side != side {
+					t.Errorf("token %s seated at %v, want %v", tok, st.Side, side)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("token %s has no seat", tok)
+		}
+	}
+}
+
+func testRematch(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g", base))
+	got, err := s.SetRematch(ctx, "g", "r1")
+	if err != nil || got != "r1" {
+		t.Fatalf("SetRematch = %q, %v; want r1", got, err)
+	}
+	got, err = s.SetRematch(ctx, "g", "r2")
+	if err != nil || got != "r1" {
+		t.Fatalf("second SetRematch = %q, %v; want the first, r1", got, err)
+	}
+	if g := mustGet(t, s, "g"); g.Rematch != "r1" {
+		t.Errorf("rematch %q, want r1", g.Rematch)
+	}
+}
+
+func testList(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	for i := range 5 {
+		mustCreate(t, s, newGame(fmt.Sprintf("g%d", i), base.Add(time.Duration(i)*time.Hour)))
+	}
+	if err := s.Finish(ctx, "g1", 0, "S", "resigned"); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(gs []*app.Game) string {
+		var b bytes.Buffer
+		for _, g := range gs {
+			b.WriteString(g.ID + " ")
+		}
+		return b.String()
+	}
+	all, err := s.ListGames(ctx, app.ListFilter{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// g1 was updated by Finish (now), so it is the newest.
+	if got := ids(all); got != "g1 g4 g3 g2 g0 " {
+		t.Errorf("all = %s", got)
+	}
+	if len(all[0].Seats) != 0 || len(all[0].Actions) != 0 || all[0].Players[0].Name != "Ada" {
+		t.Errorf("listed game %+v: want players, no seats or actions", all[0])
+	}
+	over, _ := s.ListGames(ctx, app.ListFilter{Status: "over", Limit: 10})
+	if got := ids(over); got != "g1 " {
+		t.Errorf("over = %s", got)
+	}
+	playing, _ := s.ListGames(ctx, app.ListFilter{Status: "playing", Limit: 2})
+	if got := ids(playing); got != "g4 g3 " {
+		t.Errorf("playing limit 2 = %s", got)
+	}
+	page, _ := s.ListGames(ctx, app.ListFilter{Status: "playing", Limit: 10, Before: playing[1].Updated})
+	if got := ids(page); got != "g2 g0 " {
+		t.Errorf("playing before g3 = %s", got)
+	}
+}
+
+func testImportWithActions(t *testing.T, s app.Store) {
+	g := newGame("imp", base)
+	g.Mode, g.Seats, g.Result, g.Reason, g.Turns = app.ModeImported, nil, "N", "recorded", 2
+	for i, a := range []string{"a7", "stop", "d2"} {
+		g.Actions = append(g.Actions, move(i, a, mancala.Player(i/2)))
+	}
+	mustCreate(t, s, g)
+	got := mustGet(t, s, "imp")
+	if len(got.Actions) != 3 || got.Actions[2].Action != "d2" || got.Result != "N" || got.Turns != 2 || len(got.Seats) != 0 {
+		t.Errorf("imported game %+v", got)
+	}
+	bad := newGame("bad", base)
+	bad.Actions = []app.Move{move(1, "a1", mancala.South)}
+	if err := s.CreateGame(context.Background(), bad); err == nil {
+		t.Error("a game whose first action has ply 1 was stored")
+	}
+	if _, err := s.Game(context.Background(), "bad"); app.ErrorCode(err) != app.ENotFound {
+		t.Errorf("a refused game was partly stored: %v", err)
+	}
+}
