@@ -108,6 +108,7 @@ type Stats struct {
 	Laps     int // laps sown
 	Drops    int // stones dropped by sowing
 	Captures int // captures (a capture with its picks or removals counts once)
+	Removed  int // stones taken off the board (captures, picks, removals)
 	LapCuts  int // turns ended by the lap limit
 }
 
@@ -539,6 +540,7 @@ func (s *State) removeStones(p Player, i, k int) {
 	}
 	s.board[p][i] -= uint8(k)
 	s.stones[p] -= k
+	s.stats.Removed += k
 	s.boardHash -= uint64(k) * keys.board[p][i]
 }
 
