@@ -1,0 +1,262 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"matombo/mancala"
+)
+
+// The rules pages show short scenes on a small board, each one turn of a real
+// game played by the engine: a relay, a capture and each game's special rule.
+// The scenes are found by seeded random games and kept in static/demo/ in the
+// server's replay format; this test checks the stored files against the
+// engine, and `go test ./internal/web -run TestDemos -update` rewrites them.
+
+var update = flag.Bool("update", false, "rewrite static/demo/*.json from the engine")
+
+// demoEvent and demoStep are the replay format of the web API.
+type demoEvent struct {
+	Kind      string `json:"kind"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Stones    int    `json:"stones"`
+	Clockwise bool   `json:"clockwise"`
+	Action    string `json:"action"`
+	By        string `json:"by"`
+}
+
+type demoStep struct {
+	Action   string      `json:"action"`
+	By       string      `json:"by"`
+	Events   []demoEvent `json:"events"`
+	Position string      `json:"position"`
+}
+
+type demoScene struct {
+	Key     string     `json:"key"`
+	Title   string     `json:"title"`
+	Start   string     `json:"start"`
+	Actions []demoStep `json:"actions"`
+}
+
+type demoFile struct {
+	Ruleset string      `json:"ruleset"`
+	Scenes  []demoScene `json:"scenes"`
+}
+
+// sceneWant describes a scene: which turns qualify.
+type sceneWant struct {
+	key, title string
+	ok         func(t demoTurn) bool
+}
+
+// demoTurn is one whole turn of a random game, with what happened in it.
+type demoTurn struct {
+	start   string
+	steps   []demoStep
+	opening bool
+}
+
+func (t demoTurn) count(kind string) int {
+	n := 0
+	for _, s := range t.steps {
+		for _, e := range s.Events {
+			if e.Kind == kind {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func (t demoTurn) has(pred func(a string) bool) bool {
+	return slices.ContainsFunc(t.steps, func(s demoStep) bool { return pred(s.Action) })
+}
+
+func isTake(a string) bool { return len(a) > 1 && a[0] == 'x' }
+func isCW(a string) bool   { return len(a) > 2 && a[len(a)-2:] == "cw" }
+func isStop(a string) bool { return a == "stop" }
+func laps(t demoTurn) int  { return t.count("sow") }
+
+var demoGames = []struct {
+	file, ruleset string
+	scenes        []sceneWant
+}{
+	{"tsoro", "tsoro size=8 bonus=2", []sceneWant{
+		{"relay", "A relay", func(t demoTurn) bool {
+			return laps(t) >= 3 && laps(t) <= 5 && t.count("take") == 0 && !t.has(isStop)
+		}},
+		{"capture", "A capture and bonus picks", func(t demoTurn) bool {
+			return laps(t) >= 2 && laps(t) <= 4 && t.count("take") >= 4 && t.has(isTake)
+		}},
+		{"head", "Stopping at a head", func(t demoTurn) bool {
+			return laps(t) >= 2 && laps(t) <= 4 && t.has(isStop)
+		}},
+	}},
+	{"nsolo", "nsolo size=8", []sceneWant{
+		{"relay", "A relay", func(t demoTurn) bool {
+			return laps(t) >= 3 && laps(t) <= 5 && t.count("take") == 0
+		}},
+		{"capture", "A capture, then removing stones", func(t demoTurn) bool {
+			return laps(t) >= 2 && laps(t) <= 4 && t.count("take") >= 3 && t.count("take") <= 7
+		}},
+	}},
+	{"choro", "choro", []sceneWant{
+		{"opening", "The opening: capturing outer holes", func(t demoTurn) bool {
+			return t.opening && openingCapture(t) && laps(t) <= 5
+		}},
+		{"capture", "A capture sown on", func(t demoTurn) bool {
+			return !t.opening && t.count("move") >= 1 && laps(t) >= 2 && laps(t) <= 5 && !t.has(isCW)
+		}},
+		{"clockwise", "Sowing clockwise from a special hole", func(t demoTurn) bool {
+			return !t.opening && isCW(t.steps[0].Action) && laps(t) <= 5
+		}},
+	}},
+}
+
+// openingCapture reports whether a lap of t ended by taking an outer hole
+// alone (a Choro opening capture), not the inner-then-outer pair.
+func openingCapture(t demoTurn) bool {
+	for _, s := range t.steps {
+		for i := 1; i < len(s.Events); i++ {
+			e, prev := s.Events[i], s.Events[i-1]
+			if e.Kind == "move" && prev.Kind == "sow" && (e.From[0] == 'a' || e.From[0] == 'd') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// playTurns plays a seeded random game and returns its turns.
+func playTurns(t *testing.T, ruleset string, seed uint64) []demoTurn {
+	t.Helper()
+	rs, err := mancala.ParseRuleset(ruleset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := mancala.NewGame(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 77))
+	var turns []demoTurn
+	var cur *demoTurn
+	var buf []mancala.Action
+	var evs []mancala.Event
+	for ply := 0; ply < 400 && !s.IsOver(); ply++ {
+		if s.AtTurnStart() {
+			turns = append(turns, demoTurn{start: s.Position(), opening: s.InOpening()})
+			cur = &turns[len(turns)-1]
+		}
+		buf = s.Legal(buf[:0])
+		a := buf[rng.IntN(len(buf))]
+		by := s.ToMove()
+		evs, err = s.ApplyTraced(a, evs[:0])
+		if err != nil {
+			t.Fatalf("%s seed %d: %v", ruleset, seed, err)
+		}
+		step := demoStep{Action: a.String(), By: by.String(), Position: s.Position(), Events: []demoEvent{}}
+		for _, e := range evs {
+			step.Events = append(step.Events, demoEvent{Kind: e.Kind.String(), From: e.From.String(), To: e.To.String(),
+				Stones: e.Stones, Clockwise: e.Clockwise, Action: a.String(), By: by.String()})
+		}
+		cur.steps = append(cur.steps, step)
+	}
+	if !s.AtTurnStart() && !s.IsOver() && len(turns) > 0 {
+		turns = turns[:len(turns)-1] // an unfinished last turn
+	}
+	return turns
+}
+
+// buildDemo finds every scene of a game in the first seeded games that show it.
+func buildDemo(t *testing.T, ruleset string, wants []sceneWant) demoFile {
+	t.Helper()
+	out := demoFile{Ruleset: ruleset}
+	for _, w := range wants {
+		found := false
+		for seed := uint64(1); seed <= 300 && !found; seed++ {
+			for _, turn := range playTurns(t, ruleset, seed) {
+				if w.ok(turn) {
+					out.Scenes = append(out.Scenes, demoScene{Key: w.key, Title: w.title, Start: turn.start, Actions: turn.steps})
+					found = true
+					break
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no seeded game shows the scene %q", ruleset, w.key)
+		}
+	}
+	return out
+}
+
+func TestDemos(t *testing.T) {
+	for _, g := range demoGames {
+		t.Run(g.file, func(t *testing.T) {
+			demo := buildDemo(t, g.ruleset, g.scenes)
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetIndent("", " ")
+			if err := enc.Encode(demo); err != nil {
+				t.Fatal(err)
+			}
+			name := "demo/" + g.file + ".json"
+			if *update {
+				if err := os.WriteFile(filepath.Join("static", name), b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				checkScenes(t, demo)
+				return
+			}
+			have, err := fs.ReadFile(FS, name)
+			if err != nil {
+				t.Fatalf("%v (run go test ./internal/web -run TestDemos -update)", err)
+			}
+			if !bytes.Equal(have, b.Bytes()) {
+				t.Fatalf("static/%s differs from what the engine plays now; run go test ./internal/web -run TestDemos -update", name)
+			}
+			checkScenes(t, demo)
+		})
+	}
+}
+
+// checkScenes replays each scene with the engine: every step is legal from
+// the scene's start and reaches the stored position.
+func checkScenes(t *testing.T, demo demoFile) {
+	t.Helper()
+	rs := mancala.MustParseRuleset(demo.Ruleset)
+	for _, sc := range demo.Scenes {
+		s, err := mancala.NewGame(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetPosition(sc.Start); err != nil {
+			t.Fatalf("scene %s: %v", sc.Key, err)
+		}
+		for i, st := range sc.Actions {
+			a, err := mancala.ParseAction(st.Action)
+			if err == nil {
+				err = s.Apply(a)
+			}
+			if err != nil {
+				t.Fatalf("scene %s step %d %s: %v", sc.Key, i, st.Action, err)
+			}
+			if got := s.Position(); got != st.Position {
+				t.Fatalf("scene %s step %d: position %s, stored %s", sc.Key, i, got, st.Position)
+			}
+		}
+		if !s.AtTurnStart() && !s.IsOver() {
+			t.Fatalf("scene %s ends mid-turn: %s", sc.Key, fmt.Sprint(s.Pending()))
+		}
+	}
+}

@@ -1,0 +1,79 @@
+// The archive page: stored games (newest first, with paging), record
+// download, and import by paste or file upload.
+
+import { get, request } from "./api.js";
+import { $, h, playerText, resultText, when } from "./ui.js";
+
+let status = "";
+let oldest = "";
+
+function row(g) {
+  const id = encodeURIComponent(g.id);
+  const over = g.result && g.result !== "*";
+  return h("tr", {},
+    h("td", {}, h("b", {}, g.ruleset_title || g.ruleset), h("div", { class: "small muted mono" }, g.ruleset)),
+    h("td", {}, `${playerText(g.players && g.players.S)} – ${playerText(g.players && g.players.N)}`),
+    h("td", {}, over ? resultText(g.result, g.reason).title : "in progress"),
+    h("td", { class: "hide-phone" }, String(g.turns ?? "")),
+    h("td", { class: "hide-phone small" }, when(g.updated || g.created)),
+    h("td", {},
+      h("a", { class: "btn small", href: `/replay/${id}` }, "Replay"),
+      over ? null : h("a", { class: "btn small", href: `/game/${id}` }, "Watch"),
+      h("a", { class: "btn small", href: `/api/games/${id}/record`, download: `matombo-${g.id}.txt` }, "Record")));
+}
+
+async function load(more = false) {
+  const body = $("#games tbody");
+  const err = $("#list-error");
+  err.textContent = "";
+  const q = new URLSearchParams({ limit: "30" });
+  if (status) q.set("status", status);
+  if (more && oldest) q.set("before", oldest);
+  try {
+    const res = await get(`/api/games?${q}`);
+    const games = res.games || [];
+    if (!more) body.textContent = "";
+    games.forEach((g) => body.appendChild(row(g)));
+    if (!more && !games.length) body.appendChild(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No games yet.")));
+    if (games.length) oldest = games[games.length - 1].updated || games[games.length - 1].created || "";
+    $("#more").classList.toggle("hidden", games.length < 30);
+  } catch (ex) {
+    err.textContent = ex.message;
+  }
+}
+
+async function importRecord(e) {
+  e.preventDefault();
+  const text = $("#record").value.trim();
+  $("#import-error").textContent = "";
+  $("#import-done").textContent = "";
+  if (!text) {
+    $("#import-error").textContent = "Paste a record or choose a file first.";
+    return;
+  }
+  try {
+    const res = await request("POST", "/api/records", { body: text, text: true });
+    const link = h("a", { href: `/replay/${encodeURIComponent(res.id)}` }, "open its replay");
+    $("#import-done").append("Imported: ", link, ".");
+    load();
+  } catch (ex) {
+    $("#import-error").textContent = ex.message;
+  }
+}
+
+function setup() {
+  document.querySelectorAll(".tabs .btn").forEach((b) => b.addEventListener("click", () => {
+    status = b.dataset.status;
+    document.querySelectorAll(".tabs .btn").forEach((x) => x.setAttribute("aria-pressed", String(x === b)));
+    load();
+  }));
+  $("#more").addEventListener("click", () => load(true));
+  $("#import").addEventListener("submit", importRecord);
+  $("#file").addEventListener("change", async (e) => {
+    const f = e.target.files && e.target.files[0];
+    if (f) $("#record").value = await f.text();
+  });
+  load();
+}
+
+setup();

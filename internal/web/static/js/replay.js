@@ -1,0 +1,62 @@
+// The replay page /replay/{id}?ply=N: a stored game move by move, with the
+// animation, a slider, a shareable link to any ply, and the record download.
+
+import { get, saveSetting, setting } from "./api.js";
+import { sideName } from "./geom.js";
+import { renderMoves } from "./movelist.js";
+import { Player } from "./player.js";
+import { $, copyText, h, pageId, playerText, resultText } from "./ui.js";
+
+async function setup() {
+  const id = pageId();
+  const speedSel = $("#speed");
+  speedSel.value = setting("speed", "normal");
+  speedSel.addEventListener("change", () => saveSetting("speed", speedSel.value));
+  let data;
+  const player = new Player($("#player"), {
+    label: "Replay board",
+    speed: () => speedSel.value,
+    onChange: (ply) => changed(ply),
+  });
+  $("#flip").addEventListener("change", (e) => player.board.setFlip(e.target.checked));
+  const shareURL = () => {
+    const u = new URL(location.href);
+    u.searchParams.set("ply", String(player.ply));
+    return u.href;
+  };
+  $("#share").addEventListener("click", () => copyText(shareURL()));
+
+  function changed(ply) {
+    if (!data) return;
+    history.replaceState(null, "", `${location.pathname}?ply=${ply}`);
+    renderMoves($("#moves"), player.turns.map((t) => t.actions), player.turnIndex(ply), (i) => {
+      const t = player.turns[i];
+      player.go(t.first + t.actions.length);
+    });
+    const pos = ply === 0 ? data.start : data.actions[ply - 1].position;
+    $("#position-link").href = `/position?ruleset=${encodeURIComponent(data.ruleset)}&pos=${encodeURIComponent(pos)}`;
+    $("#banner").classList.toggle("hidden", ply !== data.actions.length || data.result === "*" || !data.result);
+  }
+
+  try {
+    data = await get(`/api/games/${encodeURIComponent(id)}/replay`);
+  } catch (err) {
+    $("#title").textContent = "Replay not found";
+    $("#error").textContent = err.message;
+    return;
+  }
+  $("#title").textContent = `Replay · ${data.ruleset_title || data.ruleset.split(" ")[0]}`;
+  $("#ruleset").textContent = data.ruleset;
+  const ps = data.players || {};
+  $("#players").textContent = `South: ${playerText(ps.S)} · North: ${playerText(ps.N)}`;
+  $("#record-link").href = `/api/games/${encodeURIComponent(id)}/record`;
+  $("#record-link").setAttribute("download", `matombo-${id}.txt`);
+  $("#game-link").href = `/game/${encodeURIComponent(id)}`;
+  const r = resultText(data.result, data.reason);
+  $("#banner").append(h("div", { class: "grow" }, r.title, h("small", {}, r.detail)));
+  const ply = Number(new URLSearchParams(location.search).get("ply") || "0");
+  player.load(data, Number.isFinite(ply) ? ply : 0);
+  document.title = `Replay ${sideName("S")} vs ${sideName("N")} · matombo`;
+}
+
+setup();

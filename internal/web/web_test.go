@@ -1,0 +1,307 @@
+package web
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func get(t *testing.T, h http.Handler, method, target string) *http.Response {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(method, target, nil))
+	return rec.Result()
+}
+
+func body(t *testing.T, res *http.Response) string {
+	t.Helper()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// files lists every embedded file.
+func files(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	err := fs.WalkDir(FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 10 {
+		t.Fatalf("only %d embedded files: %v", len(out), out)
+	}
+	return out
+}
+
+func TestPagesServeTheirShells(t *testing.T) {
+	h := Handler()
+	cases := map[string]string{
+		"/":                       "index.html",
+		"/game/abc123":            "game.html",
+		"/join/abc123/code":       "join.html",
+		"/replay/abc123":          "replay.html",
+		"/replay/abc123?ply=4":    "replay.html",
+		"/position?ruleset=tsoro": "position.html",
+		"/archive":                "archive.html",
+		"/rules/tsoro":            "rules/tsoro.html",
+		"/rules/nsolo":            "rules/nsolo.html",
+		"/rules/choro":            "rules/choro.html",
+	}
+	for target, file := range cases {
+		res := get(t, h, "GET", target)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: status %d", target, res.StatusCode)
+			continue
+		}
+		if ct := res.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Errorf("GET %s: Content-Type %q", target, ct)
+		}
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+			t.Errorf("GET %s: CSP %q", target, csp)
+		}
+		want, err := fs.ReadFile(FS, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := body(t, res); got != string(want) {
+			t.Errorf("GET %s did not serve %s", target, file)
+		}
+	}
+	for _, pg := range Pages() {
+		if _, err := fs.Stat(FS, pg.File); err != nil {
+			t.Errorf("route %s: %v", pg.Route, err)
+		}
+	}
+}
+
+func TestNotFoundAndMethods(t *testing.T) {
+	h := Handler()
+	for _, target := range []string{"/nope", "/game/", "/game/a/b", "/rules/chess", "/static/", "/static/missing.js",
+		"/static/index.html", "/static/../web.go", "/join/abc"} {
+		res := get(t, h, "GET", target)
+		if res.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: status %d, want 404", target, res.StatusCode)
+		}
+		if b := body(t, res); !strings.Contains(b, "Nothing here") {
+			t.Errorf("GET %s: not the 404 page", target)
+		}
+	}
+	res := get(t, h, "POST", "/")
+	if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST /: status %d, Allow %q", res.StatusCode, res.Header.Get("Allow"))
+	}
+	res = get(t, h, "HEAD", "/static/css/app.css")
+	if res.StatusCode != http.StatusOK || body(t, res) != "" {
+		t.Errorf("HEAD: status %d", res.StatusCode)
+	}
+}
+
+func TestAssetsServedWithTheirTypes(t *testing.T) {
+	h := Handler()
+	want := map[string]string{
+		".js":   "text/javascript; charset=utf-8",
+		".css":  "text/css; charset=utf-8",
+		".svg":  "image/svg+xml",
+		".json": "application/json",
+		".html": "text/html; charset=utf-8",
+	}
+	for _, f := range files(t) {
+		ext := path.Ext(f)
+		ct, ok := want[ext]
+		if !ok {
+			t.Errorf("%s: no known content type for %q files", f, ext)
+			continue
+		}
+		if got := ContentType(f); got != ct {
+			t.Errorf("%s: ContentType %q, want %q", f, got, ct)
+		}
+		if ext == ".html" {
+			continue // shells are served at their routes, not under /static/
+		}
+		res := get(t, h, "GET", "/static/"+f)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET /static/%s: status %d", f, res.StatusCode)
+			continue
+		}
+		if got := res.Header.Get("Content-Type"); got != ct {
+			t.Errorf("GET /static/%s: Content-Type %q, want %q", f, got, ct)
+		}
+		if res.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET /static/%s: no nosniff", f)
+		}
+	}
+}
+
+var (
+	attrRef   = regexp.MustCompile(`(?:src|href|action)="([^"]*)"`)
+	importRef = regexp.MustCompile(`(?m)^import\s.*?from\s+"([^"]+)";|^import\s+"([^"]+)";`)
+	staticRef = regexp.MustCompile("[\"'`](/static/[^\"'`$]+)[\"'`$]")
+	urlRef    = regexp.MustCompile(`(?i)(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}`)
+	cssURL    = regexp.MustCompile(`url\(([^)]*)\)`)
+)
+
+// routeExists reports whether a site-relative link (without query or
+// fragment) is a page route, an embedded asset or an API path.
+func routeExists(link string) bool {
+	if name, ok := strings.CutPrefix(link, "/static/"); ok {
+		_, err := fs.Stat(FS, name)
+		return err == nil && !strings.HasSuffix(name, ".html")
+	}
+	if strings.HasPrefix(link, "/api/") {
+		return true
+	}
+	for _, pg := range Pages() {
+		if match(pg.Route, link) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestShellsReferenceOnlyExistingAssets(t *testing.T) {
+	for _, f := range files(t) {
+		if path.Ext(f) != ".html" {
+			continue
+		}
+		b, _ := fs.ReadFile(FS, f)
+		text := string(b)
+		refs := attrRef.FindAllStringSubmatch(text, -1)
+		if len(refs) < 3 {
+			t.Errorf("%s: only %d links", f, len(refs))
+		}
+		for _, m := range refs {
+			link := m[1]
+			if link == "" || strings.HasPrefix(link, "#") {
+				continue
+			}
+			if !strings.HasPrefix(link, "/") {
+				t.Errorf("%s: link %q is not site-relative", f, link)
+				continue
+			}
+			link, _, _ = strings.Cut(link, "?")
+			link, _, _ = strings.Cut(link, "#")
+			if !routeExists(link) {
+				t.Errorf("%s: link %q leads nowhere", f, link)
+			}
+		}
+		for _, need := range []string{`<link rel="stylesheet" href="/static/css/app.css">`, `<script type="module" src="/static/js/`, `<html lang="en">`, `name="viewport"`} {
+			if !strings.Contains(text, need) {
+				t.Errorf("%s: missing %s", f, need)
+			}
+		}
+		if strings.Contains(text, "style=") || strings.Contains(text, "onclick=") || strings.Contains(text, "<script>") {
+			t.Errorf("%s: inline style or script (the CSP allows neither)", f)
+		}
+	}
+}
+
+func TestModulesImportExistingModules(t *testing.T) {
+	for _, f := range files(t) {
+		if path.Ext(f) != ".js" {
+			continue
+		}
+		b, _ := fs.ReadFile(FS, f)
+		text := string(b)
+		for _, m := range importRef.FindAllStringSubmatch(text, -1) {
+			ref := m[1] + m[2]
+			if !strings.HasPrefix(ref, "./") {
+				t.Errorf("%s: import %q is not a relative module", f, ref)
+				continue
+			}
+			target := path.Join(path.Dir(f), ref)
+			if _, err := fs.Stat(FS, target); err != nil {
+				t.Errorf("%s: import %q: %v", f, ref, err)
+			}
+		}
+		for _, m := range staticRef.FindAllStringSubmatch(text, -1) {
+			if strings.HasSuffix(m[1], "/") {
+				continue // a template's prefix, such as /static/demo/${game}.json: checked below
+			}
+			if !routeExists(m[1]) {
+				t.Errorf("%s: asset %q does not exist", f, m[1])
+			}
+		}
+		if strings.Contains(text, "eval(") || strings.Contains(text, "new Function") || strings.Contains(text, "innerHTML") {
+			t.Errorf("%s: eval, new Function or innerHTML", f)
+		}
+	}
+	// The rules pages fetch /static/demo/<game>.json.
+	for _, g := range []string{"tsoro", "nsolo", "choro"} {
+		b, _ := fs.ReadFile(FS, "rules/"+g+".html")
+		if !strings.Contains(string(b), `data-game="`+g+`"`) {
+			t.Errorf("rules/%s.html: no data-game", g)
+		}
+		if _, err := fs.Stat(FS, "demo/"+g+".json"); err != nil {
+			t.Errorf("demo for %s: %v", g, err)
+		}
+	}
+}
+
+func TestNoExternalURLs(t *testing.T) {
+	// XML namespace names identify, they are never fetched.
+	allowed := map[string]bool{"http://www.w3.org": true}
+	for _, f := range files(t) {
+		b, _ := fs.ReadFile(FS, f)
+		text := string(b)
+		for _, u := range urlRef.FindAllString(text, -1) {
+			if !allowed[strings.ToLower(u)] {
+				t.Errorf("%s: external URL %q", f, u)
+			}
+		}
+		if path.Ext(f) == ".css" {
+			for _, m := range cssURL.FindAllStringSubmatch(text, -1) {
+				if !strings.HasPrefix(m[1], "#") {
+					t.Errorf("%s: url(%s) is not a local reference", f, m[1])
+				}
+			}
+			if strings.Contains(text, "@import") || strings.Contains(text, "@font-face") {
+				t.Errorf("%s: @import or @font-face", f)
+			}
+		}
+	}
+	// The check itself catches what it should.
+	for _, bad := range []string{`<script src="https://cdn.example.com/x.js">`, `url(//fonts.example.org/f.woff)`, `fetch("http://evil.test/a")`} {
+		if len(urlRef.FindAllString(bad, -1)) == 0 {
+			t.Errorf("urlRef misses %q", bad)
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	cases := []struct {
+		route, path string
+		want        bool
+	}{
+		{"/", "/", true},
+		{"/", "/x", false},
+		{"/game/{}", "/game/abc", true},
+		{"/game/{}", "/game/abc/", true},
+		{"/game/{}", "/game/", false},
+		{"/game/{}", "/game", false},
+		{"/join/{}/{}", "/join/a/b", true},
+		{"/join/{}/{}", "/join/a", false},
+		{"/archive", "/archive", true},
+		{"/archive", "/archives", false},
+	}
+	for _, c := range cases {
+		if got := match(c.route, c.path); got != c.want {
+			t.Errorf("match(%q, %q) = %v, want %v", c.route, c.path, got, c.want)
+		}
+	}
+}
