@@ -32,7 +32,10 @@ func (s *State) cwCaptures(o int) bool {
 	r, p := s.r, s.side
 	b := &s.board[p]
 	n := int(b[o])
-	q, rem := n/r.loop, n%r.loop
+	q, rem := 0, n
+	if n >= r.loop {
+		q, rem = n/r.loop, n%r.loop
+	}
 	last, count := o, q // rem == 0: the last stone is the origin's q-th
 	if rem > 0 {
 		last = o - rem
