@@ -51,6 +51,7 @@ func (r Row) Owner() Player { return Player(r >> 1) }
 // Inner reports whether r is an inner row (b or c).
 func (r Row) Inner() bool { return r == RowB || r == RowC }
 
+// String returns the row letter, "a" to "d".
 func (r Row) String() string { return string(rune('a' + r)) }
 
 // MaxSize is the largest board size of any ruleset (Nsolo 4×36).

@@ -45,6 +45,7 @@ type PositionError struct {
 	Reason   string
 }
 
+// Error returns the position and the reason it was refused.
 func (e *PositionError) Error() string {
 	return "mancala: bad position " + strconv.Quote(e.Position) + ": " + e.Reason
 }

@@ -23,6 +23,7 @@ var gameNames = [...]string{Tsoro: "tsoro", MisoroTsoro: "misoro-tsoro", MusoroT
 // Games lists every game in the order of RULES.md.
 func Games() []Game { return []Game{Tsoro, MisoroTsoro, MusoroTsoro, Nsolo, Choro} }
 
+// String returns the game's name as written in rulesets, such as "misoro-tsoro".
 func (g Game) String() string {
 	if g == 0 || int(g) >= len(gameNames) {
 		return "game(" + strconv.Itoa(int(g)) + ")"
@@ -49,6 +50,7 @@ const (
 
 var headsNames = [...]string{"none", "right2", "left2", "ends", "right1", "choose"}
 
+// String returns the option value, such as "right2".
 func (h Heads) String() string {
 	if int(h) >= len(headsNames) {
 		return "heads(" + strconv.Itoa(int(h)) + ")"

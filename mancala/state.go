@@ -83,6 +83,7 @@ const (
 	TurnLimit            // MaxTurns completed turns: adjudicated
 )
 
+// String describes the reason in a few words, such as "repetition".
 func (e EndReason) String() string {
 	switch e {
 	case NoMoves:

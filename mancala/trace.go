@@ -19,6 +19,8 @@ const (
 	EventLapLimit
 )
 
+// String returns the kind as the web app names it: "sow", "take", "move"
+// or "lap-limit".
 func (k EventKind) String() string {
 	switch k {
 	case EventSow:
