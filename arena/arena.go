@@ -1,0 +1,259 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"matombo/mancala"
+	"matombo/search"
+)
+
+// Config is a match between players A and B.
+type Config struct {
+	Ruleset      mancala.Ruleset
+	A, B         Spec
+	Games        int           // games to play (pairs of games with seats swapped), 1 or more
+	MoveTime     time.Duration // time per decision; 0: each player's default limits
+	Seed         uint64        // seeds the openings and the players
+	OpeningTurns int           // random turns played before each pair (0: none)
+	RecordDir    string        // every game is saved here as game-NNNN.txt ("": not saved)
+	SPRT         *SPRT         // stop early when the test decides (nil: play every game)
+	Progress     io.Writer     // a progress bar is drawn here (nil: none)
+}
+
+// Validate reports whether the match can be played.
+func (c Config) Validate() error {
+	if err := c.Ruleset.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case c.Games < 1:
+		return fmt.Errorf("arena: games %d; play at least 1 game", c.Games)
+	case c.MoveTime < 0:
+		return fmt.Errorf("arena: movetime %v is negative", c.MoveTime)
+	case c.OpeningTurns < 0 || c.OpeningTurns > 50:
+		return fmt.Errorf("arena: opening turns %d out of range; use 0 to 50", c.OpeningTurns)
+	case c.A.Kind == "" || c.B.Kind == "":
+		return errors.New("arena: both players must be given")
+	}
+	if c.SPRT != nil {
+		return c.SPRT.Validate()
+	}
+	return nil
+}
+
+// Result is the outcome of a match, from A's side. Its JSON form is the one
+// `matombo arena --json` prints.
+type Result struct {
+	Games   int     `json:"games"`
+	AWins   int     `json:"a_wins"`
+	BWins   int     `json:"b_wins"`
+	Draws   int     `json:"draws"`
+	Score   float64 `json:"score"`
+	Elo     float64 `json:"elo"`
+	EloLow  float64 `json:"elo_low"`
+	EloHigh float64 `json:"elo_high"`
+	SPRT    string  `json:"sprt,omitempty"`
+	LLR     float64 `json:"llr,omitempty"`
+	Records string  `json:"records,omitempty"`
+}
+
+func resultOf(s Score) Result {
+	elo, lo, hi := s.Elo()
+	return Result{Games: s.Games(), AWins: s.Wins, BWins: s.Losses, Draws: s.Draws,
+		Score: s.Mean(), Elo: elo, EloLow: lo, EloHigh: hi}
+}
+
+// Run plays the match. A cancelled context ends it after the game in
+// progress is abandoned; the games finished so far are counted.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return Result{}, err
+	}
+	if cfg.RecordDir != "" {
+		if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
+			return Result{}, fmt.Errorf("arena: cannot create the record directory: %w", err)
+		}
+	}
+	a, err := cfg.A.open(ctx, cfg.Seed*2+1)
+	if err != nil {
+		return Result{}, err
+	}
+	defer a.Close()
+	b, err := cfg.B.open(ctx, cfg.Seed*2+2)
+	if err != nil {
+		return Result{}, err
+	}
+	defer b.Close()
+	var score Score
+	var opening []mancala.Action
+	for g := 0; g < cfg.Games; g++ {
+		if g%2 == 0 {
+			if opening, err = randomOpening(cfg.Ruleset, cfg.OpeningTurns, cfg.Seed, g/2); err != nil {
+				return resultOf(score), err
+			}
+		}
+		south, north, aSouth := a, b, g%2 == 0
+		if !aSouth {
+			south, north = b, a
+		}
+		rec, err := playGame(ctx, cfg, [2]seat{south, north}, opening)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return resultOf(score), fmt.Errorf("arena: game %d: %w", g+1, err)
+		}
+		if cfg.RecordDir != "" {
+			names := [2]string{cfg.A.String(), cfg.B.String()}
+			if !aSouth {
+				names[0], names[1] = names[1], names[0]
+			}
+			if err := saveRecord(cfg.RecordDir, g+1, rec, names); err != nil {
+				return resultOf(score), err
+			}
+		}
+		switch w, ok := rec.Result.Winner(); {
+		case !ok:
+			score.Draws++
+		case (w == mancala.South) == aSouth:
+			score.Wins++
+		default:
+			score.Losses++
+		}
+		drawProgress(cfg.Progress, score, cfg.Games)
+		if cfg.SPRT != nil && g%2 == 1 {
+			if cfg.SPRT.Decide(score) != Continue {
+				break
+			}
+		}
+	}
+	if cfg.Progress != nil && score.Games() > 0 {
+		fmt.Fprintln(cfg.Progress)
+	}
+	out := resultOf(score)
+	if cfg.SPRT != nil {
+		out.SPRT, out.LLR = cfg.SPRT.Decide(score).String(), cfg.SPRT.LLR(score)
+	}
+	out.Records = cfg.RecordDir
+	return out, nil
+}
+
+// randomOpening returns the actions of `turns` random turns from the start,
+// the same for both games of pair number pair. An opening that would end the
+// game is drawn again.
+func randomOpening(rs mancala.Ruleset, turns int, seed uint64, pair int) ([]mancala.Action, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(pair)+0x5eed))
+	s, err := mancala.NewGame(rs)
+	if err != nil {
+		return nil, err
+	}
+	for try := 0; try < 100; try++ {
+		s.Reset()
+		var acts, buf []mancala.Action
+		for s.Turns() < turns && !s.IsOver() {
+			buf = s.Legal(buf[:0])
+			a := buf[rng.IntN(len(buf))]
+			if err := s.Apply(a); err != nil {
+				return nil, err
+			}
+			acts = append(acts, a)
+		}
+		if !s.IsOver() {
+			return acts, nil
+		}
+	}
+	return nil, errors.New("arena: no random opening of that length leaves the game in play")
+}
+
+// playGame plays one game from the opening and returns its record.
+func playGame(ctx context.Context, cfg Config, seats [2]seat, opening []mancala.Action) (*mancala.Record, error) {
+	start, err := mancala.NewGame(cfg.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := mancala.NewRecorder(start)
+	if err != nil {
+		return nil, err
+	}
+	var played []mancala.Action
+	for _, a := range opening {
+		if err := rec.Apply(a); err != nil {
+			return nil, err
+		}
+		played = append(played, a)
+	}
+	s := rec.State()
+	lim := search.Limits{MoveTime: cfg.MoveTime}
+	view := s.Clone()
+	for !s.IsOver() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p := seats[s.ToMove()]
+		if h, ok := p.(historian); ok {
+			h.setHistory(cfg.Ruleset, "", played)
+		}
+		view.CopyFrom(s)
+		a, err := p.Choose(ctx, view, lim)
+		if err != nil {
+			return nil, fmt.Errorf("%s to move: %w", s.ToMove().Name(), err)
+		}
+		if err := rec.Apply(a); err != nil {
+			return nil, fmt.Errorf("%s chose an illegal action: %w", s.ToMove().Name(), err)
+		}
+		played = append(played, a)
+	}
+	return rec.Record(), nil
+}
+
+func saveRecord(dir string, n int, rec *mancala.Record, names [2]string) error {
+	if err := rec.SetTag("South", names[0]); err != nil {
+		return err
+	}
+	if err := rec.SetTag("North", names[1]); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("game-%04d.txt", n))
+	if err := os.WriteFile(path, []byte(rec.String()), 0o644); err != nil {
+		return fmt.Errorf("arena: cannot save the record: %w", err)
+	}
+	return nil
+}
+
+// drawProgress redraws the progress bar: games done and the running score.
+func drawProgress(w io.Writer, s Score, total int) {
+	if w == nil {
+		return
+	}
+	const width = 24
+	done := s.Games() * width / total
+	fmt.Fprintf(w, "\r[%s%s] %d/%d  A +%d =%d -%d  score %.1f%%",
+		strings.Repeat("#", done), strings.Repeat(".", width-done), s.Games(), total, s.Wins, s.Draws, s.Losses, 100*s.Mean())
+}
+
+// Summary is the text report of a match.
+func Summary(cfg Config, r Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s vs %s, %s, %d games", cfg.A, cfg.B, cfg.Ruleset, r.Games)
+	if cfg.MoveTime > 0 {
+		fmt.Fprintf(&b, ", %d ms per decision", cfg.MoveTime.Milliseconds())
+	}
+	fmt.Fprintf(&b, "\nA wins %d, draws %d, losses %d\n", r.AWins, r.Draws, r.BWins)
+	fmt.Fprintf(&b, "score %.1f%% (%.1f/%d)\n", 100*r.Score, r.Score*float64(r.Games), r.Games)
+	fmt.Fprintf(&b, "elo %+.0f, 95%% interval [%+.0f, %+.0f]\n", r.Elo, r.EloLow, r.EloHigh)
+	if r.SPRT != "" {
+		fmt.Fprintf(&b, "sprt: %s (llr %.2f)\n", r.SPRT, r.LLR)
+	}
+	if r.Records != "" {
+		fmt.Fprintf(&b, "records in %s\n", r.Records)
+	}
+	return b.String()
+}
