@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // Update is a change of a game sent to its live clients: the new view (with
@@ -49,11 +50,12 @@ type Service struct {
 
 // newMover returns the Mover the service uses when none is configured.
 //
-// THE AI PLUG: when the search package offers a player, wrap it here (or
-// pass it as Config.Mover from internal/cli/serve.go) so every AI level uses
-// the real search instead of the built-in GreedyMover.
+// THE AI PLUG: this is the one place the real AI comes in: search.Levels
+// plays levels 1..8 (alpha-beta with noise at the low levels, the endgame
+// solver at level 8), safe for concurrent use. GreedyMover is the simple
+// built-in fallback (and the fast mover of tests, through Config.Mover).
 func newMover() Mover {
-	return NewGreedyMover(rand.Uint64())
+	return search.NewLevels(rand.Uint64())
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.

@@ -54,6 +54,7 @@ type command struct {
 // commands is the table of subcommands, in the order help lists them.
 func commands() []command {
 	return []command{
+		serveCommand(),
 		perftCommand(),
 		replayCommand(),
 		benchCommand(),

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"matombo/internal/server"
+	"matombo/internal/store/sqlite"
+)
+
+// defaultAddr is where the web app listens unless --addr or MATOMBO_ADDR
+// says otherwise.
+const defaultAddr = "127.0.0.1:8080"
+
+func serveCommand() command {
+	return command{
+		name:    "serve",
+		summary: "serve the web app: play against the computer or a friend (the default command)",
+		usage: `usage: matombo serve [--addr host:port] [--db path] [--verbose]
+
+Serves the matombo web app: open the address it prints in a browser to play
+Tsoro, Nsolo or Choro against the computer (levels 1 to 8), against a friend
+by an invite link, or two players on one device; spectators watch by link,
+and finished games are kept for replay, export and import.
+
+Running matombo with no command at all is the same as 'matombo serve'.
+Ctrl-C (SIGINT) or SIGTERM shuts the server down gracefully: requests in
+flight and their writes finish first.
+
+flags (before or after the arguments):
+  --addr host:port   where to listen (default 127.0.0.1:8080, or the
+                     environment variable MATOMBO_ADDR when set); use
+                     0.0.0.0:8080 to let other devices of your network in,
+                     port 0 for any free port
+  --db path          the SQLite database of the games (default matombo.db in
+                     the current directory, created on first start)
+  --verbose          log every request on standard error
+
+examples:
+  matombo
+  matombo serve --addr 127.0.0.1:9000 --db ~/games/matombo.db
+  MATOMBO_ADDR=0.0.0.0:8080 matombo serve
+`,
+		run: runServe,
+	}
+}
+
+func runServe(ctx context.Context, e *env, args []string) int {
+	c := serveCommand()
+	fs := flagSet(c.name)
+	addr := defaultAddr
+	if v := os.Getenv("MATOMBO_ADDR"); v != "" {
+		addr = v
+	}
+	fs.StringVar(&addr, "addr", addr, "")
+	db := fs.String("db", "matombo.db", "")
+	verbose := fs.Bool("verbose", false, "")
+	pos, done, code := parse(e, c, fs, args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return e.usageError(c.name, "takes no arguments, got %q", pos[0])
+	}
+	return serve(ctx, e, addr, *db, *verbose)
+}
+
+// serve opens the database and runs the web app until ctx ends.
+func serve(ctx context.Context, e *env, addr, dbPath string, verbose bool) int {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	store, err := sqlite.Open(ctx, dbPath)
+	if err != nil {
+		e.errorf("serve", "%v", err)
+		return exitFailure
+	}
+	defer store.Close()
+	err = server.Run(ctx, server.Config{
+		Addr:   addr,
+		Store:  store,
+		Logger: log,
+		Ready: func(url string) {
+			fmt.Fprintf(e.stdout, "matombo: serving on %s\n", url)
+			fmt.Fprintf(e.stdout, "matombo: games are kept in %s; Ctrl-C stops the server\n", dbPath)
+		},
+	})
+	if err != nil {
+		e.errorf("serve", "%v", err)
+		return exitFailure
+	}
+	fmt.Fprintln(e.stdout, "matombo: stopped")
+	return exitOK
+}

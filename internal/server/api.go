@@ -1,0 +1,278 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"matombo/internal/app"
+)
+
+// decodeJSON reads a JSON body of at most maxJSONBody bytes into v, refusing
+// unknown fields and trailing data.
+func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := readBody(w, r, maxJSONBody)
+	if err != nil {
+		return err
+	}
+	return decodeStrict(body, v)
+}
+
+// decodeStrict decodes one JSON value from data into v.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return app.Errorf(app.EInvalid, "bad JSON body: %v", err)
+	}
+	if dec.More() {
+		return app.Errorf(app.EInvalid, "bad JSON body: data after the JSON value")
+	}
+	return nil
+}
+
+// readBody reads the request body, at most limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, app.Errorf(app.ETooLarge, "the request body is larger than %d bytes", limit)
+	case err != nil:
+		return nil, app.Errorf(app.EInvalid, "cannot read the request body: %v", err)
+	}
+	return data, nil
+}
+
+// seatToken returns the token of the "Authorization: Seat <token>" header.
+func seatToken(r *http.Request) string {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Seat") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	writeError(w, s.log, r, err)
+}
+
+func (s *Server) handleRulesets(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"presets": app.Presets()})
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	var req app.CreateRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out, err := s.svc.Create(r.Context(), req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := app.ListFilter{Status: q.Get("status")}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			s.fail(w, r, app.Errorf(app.EInvalid, "limit %q is not allowed; limit is a whole number from 1 to 100", v))
+			return
+		}
+		f.Limit = n
+	}
+	if v := q.Get("before"); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			s.fail(w, r, app.Errorf(app.EInvalid, "before %q is not a time; use the updated time of the last game listed (RFC 3339)", v))
+			return
+		}
+		f.Before = t
+	}
+	games, err := s.svc.List(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": games})
+}
+
+func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
+	v, err := s.svc.View(r.Context(), r.PathValue("id"), seatToken(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// joinRequest is the body of POST /api/games/{id}/join.
+type joinRequest struct {
+	Invite string `json:"invite"`
+	Name   string `json:"name"`
+}
+
+func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
+	var req joinRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out, err := s.svc.Join(r.Context(), r.PathValue("id"), req.Invite, req.Name)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// actionRequest is the body of POST /api/games/{id}/actions.
+type actionRequest struct {
+	Action string `json:"action"`
+	Ply    *int   `json:"ply"`
+}
+
+func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
+	var req actionRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if req.Ply == nil {
+		s.fail(w, r, app.Errorf(app.EInvalid, "the body needs the ply the client saw: {\"action\":\"a3\",\"ply\":N}"))
+		return
+	}
+	res, err := s.svc.Act(r.Context(), r.PathValue("id"), seatToken(r), req.Action, *req.Ply)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
+	v, err := s.svc.Resign(r.Context(), r.PathValue("id"), seatToken(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
+	out, err := s.svc.Rematch(r.Context(), r.PathValue("id"), seatToken(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	text, err := s.svc.RecordText(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="matombo-`+id+`.txt"`)
+	io.WriteString(w, text)
+}
+
+func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
+	v, err := s.svc.Replay(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) handleImport(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r, maxRecordBody)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	id, err := s.svc.Import(r.Context(), string(body))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"id": id, "url": "/replay/" + id})
+}
+
+func (s *Server) handlePosition(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	v, err := app.PositionView(q.Get("ruleset"), q.Get("pos"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// limiter allows each client address n requests per window on the routes
+// that create games, so one client cannot fill the database.
+type limiter struct {
+	mu     sync.Mutex
+	n      int
+	window time.Duration
+	seen   map[string]*bucket
+}
+
+type bucket struct {
+	start time.Time
+	count int
+}
+
+func newLimiter(n int, window time.Duration) *limiter {
+	return &limiter{n: n, window: window, seen: map[string]*bucket{}}
+}
+
+// allow reports whether the client at addr may make one more request.
+func (l *limiter) allow(addr string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.seen) > 10000 {
+		for k, b := range l.seen {
+			if now.Sub(b.start) > l.window {
+				delete(l.seen, k)
+			}
+		}
+	}
+	b := l.seen[addr]
+	if b == nil || now.Sub(b.start) > l.window {
+		b = &bucket{start: now}
+		l.seen[addr] = b
+	}
+	b.count++
+	return b.count <= l.n
+}
+
+// limited wraps h with the creation rate limit.
+func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		if !s.limiter.allow(host, time.Now()) {
+			s.fail(w, r, app.Errorf(app.ERateLimited, "too many new games from your address; wait a minute"))
+			return
+		}
+		h(w, r)
+	}
+}

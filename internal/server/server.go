@@ -1,0 +1,233 @@
+// Package server is the matombo web app's HTTP side: the JSON API, the
+// WebSocket of live games and the front-end's pages (package web), on
+// net/http with method patterns, log/slog and a graceful shutdown.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	"matombo/internal/app"
+	"matombo/internal/web"
+)
+
+// Body limits of requests.
+const (
+	maxJSONBody   = 16 << 10 // API JSON bodies
+	maxRecordBody = 1 << 20  // an imported record
+	maxWSMessage  = 4 << 10  // a WebSocket message from a client
+)
+
+// Config configures Run.
+type Config struct {
+	Addr   string    // host:port to listen on; port 0 picks a free port
+	Store  app.Store // where games are kept; Run does not close it
+	Mover  app.Mover // the AI; nil: the service's default
+	Logger *slog.Logger
+	// Ready, if set, is called with the base URL (http://host:port) once the
+	// server listens.
+	Ready func(url string)
+	// OriginPatterns are extra hosts allowed to open WebSockets (see
+	// websocket.AcceptOptions); the server's own origin is always allowed.
+	OriginPatterns []string
+	// ShutdownTimeout bounds the wait for requests in flight on shutdown
+	// (0: 15 s).
+	ShutdownTimeout time.Duration
+}
+
+// Server is the HTTP handler of the app with its live-game hub.
+type Server struct {
+	svc     *app.Service
+	hub     *hub
+	log     *slog.Logger
+	origins []string
+	limiter *limiter
+	mux     *http.ServeMux
+}
+
+// New returns the handler of the app on svc and registers its hub as svc's
+// notifier. Close the hub with Shutdown.
+func New(svc *app.Service, log *slog.Logger, origins []string) *Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{svc: svc, hub: newHub(log), log: log, origins: origins, limiter: newLimiter(60, time.Minute), mux: http.NewServeMux()}
+	svc.SetNotifier(s.hub)
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	m.HandleFunc("GET /api/rulesets", s.handleRulesets)
+	m.HandleFunc("POST /api/games", s.limited(s.handleCreate))
+	m.HandleFunc("GET /api/games", s.handleList)
+	m.HandleFunc("GET /api/games/{id}", s.handleGame)
+	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
+	m.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
+	m.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
+	m.HandleFunc("POST /api/games/{id}/rematch", s.handleRematch)
+	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
+	m.HandleFunc("GET /api/games/{id}/replay", s.handleReplay)
+	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
+	m.HandleFunc("POST /api/records", s.limited(s.handleImport))
+	m.HandleFunc("GET /api/position", s.handlePosition)
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, s.log, r, app.Errorf(app.ENotFound, "no API route %s %s; see notes/webapi.md", r.Method, r.URL.Path))
+	})
+	// The front-end: every page route and /static/ (package web).
+	m.Handle("/", web.Handler())
+}
+
+// ServeHTTP implements http.Handler: security headers, request logging and
+// panic recovery around the routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	h := w.Header()
+	h.Set("Content-Security-Policy", csp(r.Host))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic", "method", r.Method, "path", redact(r.URL.Path), "panic", v)
+			if !rec.wrote {
+				writeError(rec, s.log, r, app.Errorf(app.EInternal, "panic: %v", v))
+			}
+		}
+		s.log.Info("request", "method", r.Method, "path", redact(r.URL.Path), "status", rec.status, "duration", time.Since(start))
+	}()
+	s.mux.ServeHTTP(rec, r)
+}
+
+// csp is the Content-Security-Policy: only this origin, the WebSocket of
+// this host included (older browsers do not count ws: as 'self').
+func csp(host string) string {
+	policy := web.CSP
+	if validHost(host) {
+		policy = strings.Replace(policy, "connect-src 'self'", "connect-src 'self' ws://"+host+" wss://"+host, 1)
+	}
+	return policy
+}
+
+// validHost reports whether host is a plain host[:port] safe to put in a header.
+func validHost(host string) bool {
+	if host == "" || len(host) > 255 {
+		return false
+	}
+	for _, c := range host {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(".-:[]", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// redact hides the invite code of /join/{id}/{code} paths from logs.
+func redact(path string) string {
+	if rest, ok := strings.CutPrefix(path, "/join/"); ok {
+		id, _, _ := strings.Cut(rest, "/")
+		return "/join/" + id + "/…"
+	}
+	return path
+}
+
+// statusRecorder remembers the status written, for the log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController (and the WebSocket upgrade) reach
+// the underlying writer.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Shutdown closes the live connections (clients reconnect to the next server).
+func (s *Server) Shutdown() { s.hub.close() }
+
+// Run serves the app on cfg.Addr until ctx is done, then shuts down
+// gracefully: it stops accepting, lets requests in flight (and their
+// writes) finish, closes the WebSockets and stops the AI workers.
+func Run(ctx context.Context, cfg Config) error {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Store == nil {
+		return errors.New("server: no store configured")
+	}
+	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log})
+	srv := New(svc, log, cfg.OriginPatterns)
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		svc.Close()
+		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	hs.RegisterOnShutdown(srv.Shutdown)
+	url := "http://" + ln.Addr().String()
+	log.Info("serving", "url", url)
+	if cfg.Ready != nil {
+		cfg.Ready(url)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		svc.Close()
+		return fmt.Errorf("server: %w", err)
+	case <-ctx.Done():
+	}
+	timeout := cfg.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = 15 * time.Second
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	err = hs.Shutdown(sctx)
+	svc.Close()
+	<-errc
+	if err != nil {
+		return fmt.Errorf("server: shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}

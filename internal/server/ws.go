@@ -1,0 +1,265 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"matombo/internal/app"
+)
+
+// clientMsg is a message from a WebSocket client.
+type clientMsg struct {
+	Type   string `json:"type"`   // "hello", "action" or "ping"
+	Token  string `json:"token"`  // hello: the seat token, "" for a spectator
+	Ply    *int   `json:"ply"`    // hello: the last ply seen; action: the ply the client saw
+	Action string `json:"action"` // action: the action
+}
+
+// serverMsg is a message to a WebSocket client.
+type serverMsg struct {
+	Type   string          `json:"type"` // "state", "update", "error" or "pong"
+	Game   *app.GameView   `json:"game,omitempty"`
+	Events []app.EventView `json:"events,omitempty"`
+	Error  string          `json:"error,omitempty"`
+	Code   app.Code        `json:"code,omitempty"`
+}
+
+// decodeClientMsg reads one client message, checking its type and fields.
+func decodeClientMsg(data []byte) (clientMsg, error) {
+	var m clientMsg
+	if err := decodeStrict(data, &m); err != nil {
+		return m, err
+	}
+	switch m.Type {
+	case "hello", "ping":
+	case "action":
+		if m.Ply == nil {
+			return m, app.Errorf(app.EInvalid, "an action message needs the ply the client saw: {\"type\":\"action\",\"action\":\"a3\",\"ply\":N}")
+		}
+	default:
+		return m, app.Errorf(app.EInvalid, "unknown message type %q; types are hello, action and ping", m.Type)
+	}
+	return m, nil
+}
+
+// hub keeps the live clients of each game and sends them the updates.
+type hub struct {
+	log    *slog.Logger
+	mu     sync.Mutex
+	games  map[string]map[*client]struct{}
+	ctx    context.Context // cancelled when the hub closes
+	cancel context.CancelFunc
+}
+
+// client is one WebSocket connection watching a game.
+type client struct {
+	send chan serverMsg // closed when the client is dropped
+	you  string         // the side of the client's seat, "" for a spectator
+	gone chan struct{}  // closed when the client must disconnect
+	once sync.Once
+}
+
+func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
+
+// sendBuffer is how many messages a client may lag behind before it is
+// dropped (it reconnects and gets the full state).
+const sendBuffer = 32
+
+func newHub(log *slog.Logger) *hub {
+	h := &hub{log: log, games: map[string]map[*client]struct{}{}}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	return h
+}
+
+func (h *hub) add(id string, c *client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.games[id] == nil {
+		h.games[id] = map[*client]struct{}{}
+	}
+	h.games[id][c] = struct{}{}
+}
+
+func (h *hub) remove(id string, c *client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.games[id], c)
+	if len(h.games[id]) == 0 {
+		delete(h.games, id)
+	}
+}
+
+// Publish implements app.Notifier: every client of game id gets the update,
+// with its own seat in the view.
+func (h *hub) Publish(id string, u app.Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	views := map[string]*app.GameView{}
+	for c := range h.games[id] {
+		v := views[c.you]
+		if v == nil {
+			cp := *u.Game
+			cp.You = c.you
+			v = &cp
+			views[c.you] = v
+		}
+		select {
+		case c.send <- serverMsg{Type: "update", Game: v, Events: u.Events}:
+		default:
+			c.drop()
+		}
+	}
+}
+
+// close disconnects every client.
+func (h *hub) close() {
+	h.cancel()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, cs := range h.games {
+		for c := range cs {
+			c.drop()
+		}
+	}
+}
+
+// clients returns how many clients watch game id.
+func (h *hub) clients(id string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.games[id])
+}
+
+// handleWS serves the live connection of a game: hello, then state and
+// updates; actions and pings from the client.
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.origins})
+	if err != nil {
+		s.log.Info("websocket refused", "game", id, "err", err)
+		return
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(maxWSMessage)
+	ctx, cancel := context.WithCancel(s.hub.ctx)
+	defer cancel()
+
+	hctx, hcancel := context.WithTimeout(ctx, 15*time.Second)
+	_, data, err := conn.Read(hctx)
+	hcancel()
+	if err != nil {
+		return
+	}
+	hello, err := decodeClientMsg(data)
+	if err == nil && hello.Type != "hello" {
+		err = app.Errorf(app.EInvalid, "the first message must be hello: {\"type\":\"hello\",\"token\":\"...\",\"ply\":N}")
+	}
+	if err != nil {
+		writeWS(ctx, conn, errorMsg(err))
+		conn.Close(websocket.StatusPolicyViolation, "expected hello")
+		return
+	}
+	c := &client{send: make(chan serverMsg, sendBuffer), gone: make(chan struct{})}
+	// Register before reading the state, so no update falls in between.
+	s.hub.add(id, c)
+	defer s.hub.remove(id, c)
+	v, err := s.svc.View(ctx, id, hello.Token)
+	if err != nil {
+		writeWS(ctx, conn, errorMsg(err))
+		conn.Close(websocket.StatusPolicyViolation, "no such game")
+		return
+	}
+	s.hub.mu.Lock()
+	c.you = v.You
+	s.hub.mu.Unlock()
+	token := hello.Token
+
+	go func() {
+		defer cancel()
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			m, err := decodeClientMsg(data)
+			var reply *serverMsg
+			switch {
+			case err != nil:
+				reply = errorMsg(err)
+			case m.Type == "ping":
+				reply = &serverMsg{Type: "pong"}
+			case m.Type == "hello":
+				v, err := s.svc.View(ctx, id, token)
+				if err != nil {
+					reply = errorMsg(err)
+				} else {
+					reply = &serverMsg{Type: "state", Game: v}
+				}
+			case m.Type == "action":
+				// Success reaches every client, this one included, as an update.
+				if _, err := s.svc.Act(ctx, id, token, m.Action, *m.Ply); err != nil {
+					reply = errorMsg(err)
+				}
+			}
+			if reply != nil {
+				select {
+				case c.send <- *reply:
+				default:
+					c.drop()
+					return
+				}
+			}
+		}
+	}()
+
+	if err := writeWS(ctx, conn, &serverMsg{Type: "state", Game: v}); err != nil {
+		return
+	}
+	ping := time.NewTicker(30 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case m := <-c.send:
+			if err := writeWS(ctx, conn, &m); err != nil {
+				return
+			}
+		case <-ping.C:
+			pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
+			err := conn.Ping(pctx)
+			pcancel()
+			if err != nil {
+				return
+			}
+		case <-c.gone:
+			conn.Close(websocket.StatusGoingAway, "reconnect")
+			return
+		case <-ctx.Done():
+			if s.hub.ctx.Err() != nil {
+				conn.Close(websocket.StatusGoingAway, "server shutting down")
+			}
+			return
+		}
+	}
+}
+
+func errorMsg(err error) *serverMsg {
+	return &serverMsg{Type: "error", Error: app.ErrorMessage(err), Code: app.ErrorCode(err)}
+}
+
+// writeWS sends m as JSON, within 10 s.
+func writeWS(ctx context.Context, conn *websocket.Conn, m *serverMsg) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return errors.New("server: cannot encode a websocket message")
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return conn.Write(wctx, websocket.MessageText, data)
+}
