@@ -1,8 +1,11 @@
 package arena
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,22 +13,54 @@ import (
 	"time"
 
 	"matombo/mancala"
-	"matombo/protocol"
-	"matombo/search/protocolai"
+	"matombo/search"
 )
 
 // TestMain lets the test binary act as an engine (for engine:<command>
 // players) when ARENA_TEST_ENGINE is set.
 func TestMain(m *testing.M) {
 	if os.Getenv("ARENA_TEST_ENGINE") == "1" {
-		c, err := protocolai.NewLevel(2, 7)
-		if err != nil {
-			os.Exit(3)
-		}
-		protocol.New(protocol.Config{Chooser: c}).Run(context.Background(), os.Stdin, os.Stdout) //nolint:errcheck // ends with stdin
+		fakeEngine(os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// fakeEngine speaks the part of the engine protocol the arena uses, playing
+// random actions.
+func fakeEngine(in io.Reader, out io.Writer) {
+	var s *mancala.State
+	sc := bufio.NewScanner(in)
+	p := search.NewRandom(1)
+	for sc.Scan() {
+		cmd, arg, _ := strings.Cut(sc.Text(), " ")
+		ans := "ok"
+		var err error
+		switch cmd {
+		case "quit":
+			return
+		case "new":
+			var rs mancala.Ruleset
+			if rs, err = mancala.ParseRuleset(arg); err == nil {
+				s, err = mancala.NewGame(rs)
+			}
+		case "play":
+			var a mancala.Action
+			if a, err = mancala.ParseAction(arg); err == nil {
+				err = s.Apply(a)
+			}
+		case "go":
+			var a mancala.Action
+			a, err = p.Choose(context.Background(), s, search.Limits{})
+			ans = "bestmove " + a.String()
+		default:
+			err = fmt.Errorf("unknown command")
+		}
+		if err != nil {
+			ans = "error " + err.Error()
+		}
+		fmt.Fprintln(out, ans)
+	}
 }
 
 func mustSpec(t *testing.T, text string) Spec {
