@@ -1,0 +1,192 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"matombo/internal/app"
+	"matombo/mancala"
+)
+
+// TestRecordExportImportReplay plays a local game to its end, exports its
+// record, imports it back and replays it with events.
+func TestRecordExportImportReplay(t *testing.T) {
+	e := newEnv(t)
+	c, end := playLocal(t, e, "tsoro size=6")
+	status, text := e.do("GET", "/api/games/"+c.ID+"/record", "", nil)
+	if status != 200 {
+		t.Fatalf("record: status %d", status)
+	}
+	rec, err := mancala.ParseRecord(string(text))
+	if err != nil {
+		t.Fatalf("exported record does not parse: %v\n%s", err, text)
+	}
+	st, err := rec.Replay()
+	if err != nil || st.Position() != end.Position || rec.Result.String() != end.Result {
+		t.Fatalf("exported record replays to %v (%v), want %s %s", st, err, end.Position, end.Result)
+	}
+	var imp struct{ ID, URL string }
+	e.call("POST", "/api/records", "", text, http.StatusCreated, &imp)
+	if imp.ID == "" || imp.ID == c.ID || imp.URL != "/replay/"+imp.ID {
+		t.Fatalf("import answer %+v", imp)
+	}
+	v := e.view(imp.ID, "")
+	if v.Mode != "imported" || v.Position != end.Position || v.Result != end.Result || v.Ply != end.Ply || v.Status != "over" {
+		t.Fatalf("imported game %+v", v)
+	}
+	var rp app.ReplayView
+	e.call("GET", "/api/games/"+imp.ID+"/replay", "", nil, 200, &rp)
+	if len(rp.Actions) != end.Ply || rp.Actions[len(rp.Actions)-1].Position != end.Position || rp.Ruleset != "tsoro size=6" {
+		t.Fatalf("replay has %d actions, last position %v", len(rp.Actions), rp.Actions)
+	}
+	start, _ := mancala.StartPosition(mancala.MustParseRuleset("tsoro size=6"))
+	if rp.Start != start || rp.Actions[0].By != "S" || len(rp.Actions[0].Events) == 0 || rp.Actions[0].Events[0].From != rp.Actions[0].Action {
+		t.Fatalf("replay start %s first step %+v", rp.Start, rp.Actions[0])
+	}
+	// The same game's export and the import's agree turn by turn.
+	_, text2 := e.do("GET", "/api/games/"+imp.ID+"/record", "", nil)
+	rec2, err := mancala.ParseRecord(string(text2))
+	if err != nil || len(rec2.Turns) != len(rec.Turns) {
+		t.Fatalf("re-export: %v", err)
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name  string
+		text  string
+		words []string
+	}{
+		{"empty", "", nil},
+		{"no ruleset", "[Result \"*\"]\n\n1. a3 *\n", []string{"Ruleset"}},
+		{"illegal action", "[Ruleset \"tsoro size=8\"]\n[Result \"*\"]\n\n1. a3,stop d6,stop 2. c4 *\n", []string{"turn 3", "c4"}},
+		{"unknown ruleset", "[Ruleset \"chess\"]\n[Result \"*\"]\n\n*\n", []string{"chess"}},
+	}
+	for _, tc := range cases {
+		status, data := e.do("POST", "/api/records", "", tc.text)
+		wantError(t, tc.name, status, data, 400, app.EInvalid, tc.words...)
+	}
+	status, data := e.do("POST", "/api/records", "", strings.Repeat(" ", maxRecordBody+1))
+	wantError(t, "too large", status, data, 413, app.ETooLarge)
+}
+
+func TestResignAndRematch(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "choro", Opponent: "friend", Side: "S", Name: "Ada"})
+	code := c.Invite[strings.LastIndex(c.Invite, "/")+1:]
+	var j app.Joined
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code}, 200, &j)
+	status, data := e.do("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil)
+	wantError(t, "rematch in play", status, data, 409, app.EConflict, "still in play")
+	status, data = e.do("POST", "/api/games/"+c.ID+"/resign", "", nil)
+	wantError(t, "resign without a seat", status, data, 403, app.EForbidden)
+
+	var v app.GameView
+	e.call("POST", "/api/games/"+c.ID+"/resign", j.Token, nil, 200, &v)
+	if v.Result != "S" || v.Reason != "resigned" || v.Status != "over" || v.You != "N" || len(v.Legal) != 0 {
+		t.Fatalf("after North resigned: %+v", v)
+	}
+	if !strings.Contains(v.Record, `[Result "S"]`) || !strings.Contains(v.Record, `[South "Ada"]`) {
+		t.Errorf("record of a resigned game:\n%s", v.Record)
+	}
+	status, data = e.do("POST", "/api/games/"+c.ID+"/resign", c.Token, nil)
+	wantError(t, "resign twice", status, data, 409, app.EConflict, "already over")
+	status, data = e.do("POST", "/api/games/"+c.ID+"/actions", c.Token, `{"action":"a1","ply":0}`)
+	wantError(t, "act after the end", status, data, 409, app.EConflict, "over")
+
+	// Both players ask for the rematch: one game, sides swapped.
+	var r1, r2 app.Created
+	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, 200, &r1)
+	e.call("POST", "/api/games/"+c.ID+"/rematch", j.Token, nil, 200, &r2)
+	if r1.ID != r2.ID || r1.ID == c.ID || r1.Seat != "N" || r2.Seat != "S" {
+		t.Fatalf("rematches %+v %+v", r1, r2)
+	}
+	if e.view(c.ID, "").Rematch != r1.ID {
+		t.Error("the old game does not point to its rematch")
+	}
+	nv := e.view(r1.ID, r1.Token)
+	if nv.You != "N" || nv.Players["N"].Name != "Ada" || nv.Ruleset != "choro" || nv.Status != "playing" {
+		t.Fatalf("rematch view %+v", nv)
+	}
+	if got := e.view(r1.ID, r2.Token).You; got != "S" {
+		t.Fatalf("second player seated at %q in the rematch, want S", got)
+	}
+}
+
+func TestJoinTeams(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Side: "N"})
+	if !strings.HasPrefix(c.Invite, "/join/"+c.ID+"/") || c.TeamInvite == "" || c.Invite == c.TeamInvite {
+		t.Fatalf("invites %+v", c)
+	}
+	if v := e.view(c.ID, ""); v.Seated["S"] || !v.Seated["N"] {
+		t.Fatalf("before joining: seated %v", v.Seated)
+	}
+	code := c.Invite[strings.LastIndex(c.Invite, "/")+1:]
+	var a, b, mate app.Joined
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code}, 200, &a)
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code}, 200, &b)
+	team := c.TeamInvite[strings.LastIndex(c.TeamInvite, "/")+1:]
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": team}, 200, &mate)
+	if a.Seat != "S" || b.Seat != "S" || a.Token == b.Token || mate.Seat != "N" {
+		t.Fatalf("joined %+v %+v %+v", a, b, mate)
+	}
+	if v := e.view(c.ID, b.Token); v.You != "S" || !v.Seated["S"] {
+		t.Fatalf("after joining: you %q seated %v", v.You, v.Seated)
+	}
+	status, data := e.do("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": "wrong"})
+	wantError(t, "wrong invite", status, data, 403, app.EForbidden, "invite")
+	// Both South team members may act for South.
+	e.call("POST", "/api/games/"+c.ID+"/actions", b.Token, map[string]any{"action": "a1", "ply": 0}, 200, nil)
+}
+
+func TestArchiveList(t *testing.T) {
+	e := newEnv(t)
+	c1 := e.create(app.CreateRequest{Ruleset: "tsoro size=8", Opponent: "local"})
+	time.Sleep(2 * time.Millisecond)
+	c2 := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
+	e.call("POST", "/api/games/"+c1.ID+"/resign", c1.Tokens["S"], nil, 200, nil)
+	var out struct{ Games []app.Summary }
+	e.call("GET", "/api/games", "", nil, 200, &out)
+	if len(out.Games) != 2 || out.Games[0].ID != c1.ID || out.Games[1].ID != c2.ID || out.Games[0].Title != "Tsoro" || out.Games[0].Result != "N" {
+		t.Fatalf("archive %+v", out.Games)
+	}
+	e.call("GET", "/api/games?status=playing&limit=5", "", nil, 200, &out)
+	if len(out.Games) != 1 || out.Games[0].ID != c2.ID {
+		t.Fatalf("playing %+v", out.Games)
+	}
+	e.call("GET", "/api/games?before="+url.QueryEscape(c2Updated(t, e, c2.ID)), "", nil, 200, &out)
+	if len(out.Games) != 0 {
+		t.Fatalf("before the oldest: %+v", out.Games)
+	}
+	for _, q := range []string{"status=won", "limit=0", "limit=x", "limit=101", "before=yesterday"} {
+		status, data := e.do("GET", "/api/games?"+q, "", nil)
+		wantError(t, q, status, data, 400, app.EInvalid)
+	}
+}
+
+func c2Updated(t *testing.T, e *testEnv, id string) string {
+	return e.view(id, "").Updated.Format(time.RFC3339Nano)
+}
+
+func TestPositionViewer(t *testing.T) {
+	e := newEnv(t)
+	pos := "2*,2*,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2*,2* N"
+	var v app.GameView
+	e.call("GET", "/api/position?ruleset="+url.QueryEscape("tsoro size=6")+"&pos="+url.QueryEscape(pos), "", nil, 200, &v)
+	if v.Position != pos || v.ToMove != "N" || len(v.Legal) != 6 || v.Legal[0] != "d1" || v.Board.Rows["d"][0] != 2 || len(v.Board.Heads) != 4 {
+		t.Fatalf("position view %+v", v)
+	}
+	e.call("GET", "/api/position?ruleset=choro", "", nil, 200, &v)
+	if v.Decision != "start" || v.Stones["S"] != 32 {
+		t.Fatalf("choro start %+v", v)
+	}
+	status, data := e.do("GET", "/api/position?ruleset=tsoro&pos=1,2,3", "", nil)
+	wantError(t, "bad position", status, data, 400, app.EInvalid)
+	status, data = e.do("GET", "/api/position?ruleset=go", "", nil)
+	wantError(t, "bad ruleset", status, data, 400, app.EInvalid, "go")
+}
