@@ -58,6 +58,8 @@ func commands() []command {
 		perftCommand(),
 		replayCommand(),
 		benchCommand(),
+		arenaCommand(),
+		playCommand(),
 		versionCommand(),
 		helpCommand(),
 	}
