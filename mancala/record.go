@@ -56,7 +56,7 @@ type RecordError struct {
 	Side   string // "South" or "North" when Turn is set
 	Action int    // action within the turn, counted from 1
 	Text   string // the text at fault (a header, a token or an action)
-	Reason string // what was wrong and what is allowed
+	Reason string // what was wrong and what is allowed ("" when Err says it all)
 	Err    error  // the underlying error, if any (such as the engine's refusal)
 }
 
@@ -75,7 +75,9 @@ func (e *RecordError) Error() string {
 	b.WriteString(": ")
 	b.WriteString(e.Reason)
 	if e.Err != nil {
-		b.WriteString(": ")
+		if e.Reason != "" {
+			b.WriteString(": ")
+		}
 		b.WriteString(strings.TrimPrefix(e.Err.Error(), "mancala: "))
 	}
 	return b.String()
@@ -545,7 +547,11 @@ func (r *Record) Replay() (*State, error) {
 		}
 		for k, a := range turn {
 			if err := s.Apply(a); err != nil {
-				return nil, fail(k+1, a.String(), "illegal action "+a.String(), err)
+				reason := "" // the engine's error names the action: "illegal action d5: …"
+				if !strings.Contains(err.Error(), " "+a.String()+":") {
+					reason = "illegal action " + a.String()
+				}
+				return nil, fail(k+1, a.String(), reason, err)
 			}
 			done := s.AtTurnStart() || s.IsOver()
 			switch {

@@ -226,7 +226,7 @@ func TestReplayIllegalAction(t *testing.T) {
 	if re.Turn != 12 || re.Side != "North" || re.Action != 1 || re.Text != "a3" {
 		t.Errorf("error at turn %d (%s) action %d %q, want turn 12 (North) action 1 a3", re.Turn, re.Side, re.Action, re.Text)
 	}
-	want := "mancala: record turn 12 (North): illegal action a3: illegal action a3: you may only sow your own holes; legal actions are "
+	want := "mancala: record turn 12 (North): illegal action a3: you may only sow your own holes; legal actions are "
 	if !strings.HasPrefix(re.Error(), want) {
 		t.Errorf("error %q, want it to start %q", re, want)
 	}
