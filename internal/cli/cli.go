@@ -60,6 +60,7 @@ func commands() []command {
 		benchCommand(),
 		arenaCommand(),
 		playCommand(),
+		engineCommand(),
 		versionCommand(),
 		helpCommand(),
 	}
