@@ -10,7 +10,7 @@ const PIT = 27;
 const ML = 30; // margin for the row letters
 const MT = 26; // margin for the column numbers
 const GAP = 16; // gap between North's and South's halves
-const MAX_DRAWN = 12;
+const MAX_DRAWN = 10;
 
 /** SPEEDS maps a speed setting to the delay of one dropped stone, in ms. */
 export const SPEEDS = { slow: 260, normal: 130, fast: 45, instant: 0 };
@@ -24,7 +24,7 @@ function el(name, attrs = {}, parent = null) {
 
 // Stone offsets inside a pit: a sunflower spiral, so any count up to MAX_DRAWN looks like a heap.
 const OFFSETS = Array.from({ length: MAX_DRAWN }, (_, i) => {
-  const r = i === 0 ? 0 : 5.6 * Math.sqrt(i + 0.3);
+  const r = i === 0 ? 0 : 6.2 * Math.sqrt(i + 0.3);
   const a = i * 2.39996;
   return [r * Math.cos(a), r * Math.sin(a)];
 });
@@ -182,7 +182,7 @@ export class Board {
       const [ox, oy] = OFFSETS[i];
       const x = h.x + ox * Math.cos(rot) - oy * Math.sin(rot);
       const y = h.y + ox * Math.sin(rot) + oy * Math.cos(rot);
-      el("circle", { class: "stone", cx: x.toFixed(1), cy: y.toFixed(1), r: 6.2, fill: `url(#stone${(seed + i) % 3})` }, h.stones);
+      el("circle", { class: "stone", cx: x.toFixed(1), cy: y.toFixed(1), r: 7, fill: `url(#stone${(seed + i) % 3})` }, h.stones);
     }
     while (h.stones.childNodes.length > drawn) h.stones.lastChild.remove();
   }

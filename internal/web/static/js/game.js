@@ -230,7 +230,7 @@ class GamePage {
       box.append(
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "name" }, sideName(side)),
-        h("span", { class: "muted" }, `${playerText(p)}${you ? " (you)" : ""}`),
+        h("span", { class: "muted" }, you ? "You" : playerText(p)),
         h("span", { class: "count", title: "stones on this side" }, `${(v.stones || {})[side] ?? ""} stones`),
       );
       box.setAttribute("aria-label", `${sideName(side)}, ${playerText(p)}${you ? ", you" : ""}, ${(v.stones || {})[side]} stones${v.to_move === side && v.status === "playing" ? ", to move" : ""}`);

@@ -52,6 +52,15 @@ const LEVELS = [
   "Level 8: the strongest setting; it takes its time.",
 ];
 
+// One line for each preset on its card; the server's description shows below.
+const SUMMARIES = {
+  tsoro: "Zimbabwe, 4×21. Heads, whole-column captures, bonus picks.",
+  "misoro-tsoro": "Tsoro on 4×8; each player names two heads first.",
+  "musoro-tsoro": "Tsoro on 4×8 with one head of three stones.",
+  nsolo: "Malawi and Zambia, 4×8 to 4×36. Capture, then remove as many.",
+  choro: "South Sudan, 4×8. Captures are sown on; clockwise from special holes.",
+};
+
 let presets = [];
 
 function allowedValues(opt, preset) {
@@ -81,7 +90,7 @@ function drawGames() {
     const id = `game-${p.ruleset}`;
     box.appendChild(h("label", { class: "choice", for: id },
       h("input", { type: "radio", name: "game", id, value: p.ruleset, checked: p.ruleset === last, onchange: drawOptions }),
-      h("span", {}, h("b", {}, p.title || p.ruleset), h("small", {}, p.summary || shortDescription(p)))));
+      h("span", {}, h("b", {}, p.title || p.ruleset), h("small", {}, SUMMARIES[p.ruleset] || shortDescription(p)))));
   });
   if (!document.querySelector('input[name="game"]:checked')) box.querySelector("input").checked = true;
 }

@@ -83,7 +83,8 @@ function reasonText(reason, result) {
 export function playerText(p) {
   if (!p) return "Open seat";
   if (p.kind === "ai") return `AI · level ${p.level}`;
-  return p.name || "Player";
+  if (!p.name || p.name === "South" || p.name === "North") return "Player";
+  return p.name;
 }
 
 /** when formats an ISO time as a short local date and time. */

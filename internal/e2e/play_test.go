@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+const (
+	desktopW, desktopH = 1366, 900
+	phoneW, phoneH     = 390, 844
+)
+
+// gameState tells what the game page waits for: "over", "act" (the viewer
+// may act now) or "wait".
+const gameState = `(() => {
+  if (!document.querySelector("#banner").classList.contains("hidden")) return "over";
+  const active = document.querySelector("#prompt.active");
+  const legal = document.querySelectorAll("#board g.hole.legal").length;
+  const buttons = document.querySelectorAll("#prompt.active button[data-action]").length;
+  if (active && (legal || buttons)) return "act";
+  return "wait";
+})()`
+
+// setSpeed picks an animation speed in the page's select, as a user would.
+func setSpeed(speed string) chromedp.Action[chromedp.Void] {
+	return runJS(fmt.Sprintf(`(() => { const s = document.querySelector("#speed"); s.value = %q; s.dispatchEvent(new Event("change")); })()`, speed))
+}
+
+// runJS runs JavaScript for its effect.
+func runJS(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Evaluate[any](expr+`; null`)(ctx, t)
+		if errors.Is(err, chromedp.ErrJSNull) {
+			return nil
+		}
+		return err
+	})
+}
+
+// legalHoles lists the holes the page highlights.
+func (s *session) legalHoles(ctx context.Context) []string {
+	return js[[]string](s, ctx, `[...document.querySelectorAll("#board g.hole.legal")].map(g => g.dataset.hole)`)
+}
+
+// movesShown counts the written turns in the page's move list.
+func (s *session) movesShown(ctx context.Context) int {
+	return js[int](s, ctx, `[...document.querySelectorAll("#moves td")].filter(td => td.textContent.trim() !== "").length`)
+}
+
+// clickHole clicks a hole of the board like a mouse.
+func clickHole(hole string) chromedp.Action[chromedp.Void] {
+	return chromedp.Click(chromedp.CSS(fmt.Sprintf(`#board g.hole[data-hole=%q]`, hole)))
+}
+
+// newGame fills in the home page's form and starts a game.
+func (s *session) newGame(ctx context.Context, game string, opts map[string]string, opponent, level, side string) string {
+	s.t.Helper()
+	s.run(ctx,
+		chromedp.Navigate(s.base+"/"),
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`input[name="game"][value=%q]`, game))),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`label[for="game-%s"]`, game))),
+	)
+	for k, v := range opts {
+		s.run(ctx, chromedp.SetValue(chromedp.CSS("#opt-"+k), v),
+			runJS(fmt.Sprintf(`document.querySelector("#opt-%s").dispatchEvent(new Event("change"))`, k)))
+	}
+	s.run(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`input[name="opponent"][value=%q] + span`, opponent))))
+	if level != "" {
+		s.run(ctx, runJS(fmt.Sprintf(`(() => { const l = document.querySelector("#level"); l.value = %q; l.dispatchEvent(new Event("input")); })()`, level)))
+	}
+	if side != "" {
+		s.run(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`input[name="side"][value=%q] + span`, side))))
+	}
+	ruleset := s.text(ctx, "#ruleset-text")
+	s.run(ctx, chromedp.Click(chromedp.ID("#start")))
+	s.waitJS(ctx, `location.pathname.startsWith("/game/") && document.querySelector("#board svg")`, 15*time.Second)
+	id := js[string](s, ctx, `location.pathname.split("/")[2]`)
+	if id == "" {
+		s.t.Fatal("no game id after starting a game")
+	}
+	s.t.Logf("game %s: %s vs %s", id, ruleset, opponent)
+	return id
+}
+
+// TestPlayAgainstAI plays a whole game against the AI with clicks and keys.
+func TestPlayAgainstAI(t *testing.T) {
+	s := newSession(t)
+	ctx := s.tab("player", desktopW, desktopH)
+	id := s.newGame(ctx, "tsoro", map[string]string{"size": "6", "heads": "none", "bonus": "3"}, "ai", "1", "S")
+
+	ruleset, badge := s.text(ctx, "#ruleset"), s.text(ctx, "#mode")
+	if ruleset != "tsoro size=6 heads=none bonus=3" || badge != "you play South" {
+		t.Fatalf("game page shows ruleset %q, badge %q", ruleset, badge)
+	}
+	s.waitJS(ctx, gameState+` === "act"`, 10*time.Second)
+	// South's start: every outer hole with two stones is legal, and labelled so.
+	holes := s.legalHoles(ctx)
+	if strings.Join(holes, " ") != "a1 a2 a3 a4 a5 a6" {
+		t.Fatalf("legal holes at the start: %v", holes)
+	}
+	label := js[string](s, ctx, `document.querySelector('#board g.hole[data-hole="a3"]').getAttribute("aria-label")`)
+	if label != "a3, 2 stones, legal" {
+		t.Fatalf("aria-label of a3: %q", label)
+	}
+
+	// First move by keyboard: focus the board, arrow right, Enter; the
+	// animation runs at normal speed and is skipped with the button.
+	s.run(ctx, setSpeed("slow"),
+		chromedp.Focus(chromedp.CSS(`#board g.hole[tabindex="0"]`)),
+		chromedp.KeyEvent(kb.ArrowRight),
+		chromedp.KeyEvent(kb.Enter))
+	s.waitJS(ctx, `!document.querySelector("#skip").disabled`, 5*time.Second)
+	animating := js[bool](s, ctx, `!!document.querySelector("#board g.hole.active")`)
+	if !animating {
+		t.Error("no hole is marked active while the lap is sown")
+	}
+	s.run(ctx, chromedp.Click(chromedp.ID("#skip")))
+	s.waitJS(ctx, `document.querySelector("#moves td.last")`, 10*time.Second)
+	first := s.text(ctx, "#moves td")
+	if first != "a2" {
+		t.Fatalf("first move %q, want a2 (focus a1, arrow right, Enter)", first)
+	}
+
+	// The rest by mouse, at instant speed, until the game ends.
+	s.run(ctx, setSpeed("instant"))
+	rng := rand.New(rand.NewPCG(1, 2))
+	moves := 1
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not end in time after %d actions", moves)
+		}
+		state := js[string](s, ctx, gameState)
+		if state == "over" {
+			break
+		}
+		if state == "wait" {
+			time.Sleep(30 * time.Millisecond)
+			continue
+		}
+		buttons := js[[]string](s, ctx, `[...document.querySelectorAll("#prompt.active button[data-action]")].map(b => b.dataset.action)`)
+		holes := s.legalHoles(ctx)
+		switch {
+		case len(buttons) > 0:
+			s.run(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#prompt button[data-action=%q]`, buttons[rng.IntN(len(buttons))]))))
+		case len(holes) > 0:
+			s.run(ctx, clickHole(holes[rng.IntN(len(holes))]))
+		default:
+			continue
+		}
+		moves++
+		// A second click while the action is under way is ignored by the
+		// page; a short pause keeps the loop from spinning.
+		time.Sleep(25 * time.Millisecond)
+	}
+	banner := s.text(ctx, "#banner")
+	var v gameView
+	s.api("GET", "/api/games/"+id, "", nil, &v)
+	if v.Status != "over" {
+		t.Fatalf("the page shows the end (%q) but the server says %s", banner, v.Status)
+	}
+	want := map[string]string{"S": "You win", "N": "You lose", "draw": "Draw"}[v.Result]
+	if !strings.Contains(banner, want) {
+		t.Fatalf("banner %q, server result %s", banner, v.Result)
+	}
+	if n := s.movesShown(ctx); n != len(v.Turns) {
+		t.Fatalf("move list shows %d turns, the server has %d", n, len(v.Turns))
+	}
+	rematch := js[bool](s, ctx, `[...document.querySelectorAll("#banner button")].some(b => b.textContent === "Rematch")`)
+	if !rematch {
+		t.Error("no rematch button after the game")
+	}
+	t.Logf("game over after %d clicks: %s (%d turns)", moves, strings.ReplaceAll(banner, "\n", " "), len(v.Turns))
+	s.shot(ctx, "desktop-game-over")
+
+	// Rematch: a new game with sides swapped, opened in the same tab.
+	s.run(ctx, chromedp.Click(chromedp.CSS(`#banner button.primary`)))
+	s.waitJS(ctx, `location.pathname !== "/game/`+id+`" && document.querySelector("#mode") && document.querySelector("#mode").textContent === "you play North"`, 10*time.Second)
+}
+
+// TestOnlineGame plays between two browsers by invite link, with a third
+// watching.
+func TestOnlineGame(t *testing.T) {
+	s := newSession(t)
+	alice := s.tab("alice", desktopW, desktopH)
+	id := s.newGame(alice, "tsoro", map[string]string{"size": "8"}, "friend", "", "S")
+	s.waitJS(alice, `!document.querySelector("#invite-card").classList.contains("hidden") && document.querySelector("#invite-url").value`, 10*time.Second)
+	invite := js[string](s, alice, `document.querySelector("#invite-url").value`)
+	if !strings.Contains(invite, "/join/"+id+"/") {
+		t.Fatalf("invite link %q", invite)
+	}
+	s.run(alice, setSpeed("fast"))
+
+	bob := s.tab("bob", phoneW, phoneH)
+	s.run(bob, chromedp.Navigate(invite))
+	s.waitJS(bob, `location.pathname === "/game/`+id+`" && document.querySelector("#mode").textContent === "you play North"`, 10*time.Second)
+	s.run(bob, setSpeed("fast"))
+	flipped := js[bool](s, bob, `document.querySelector("#flip").checked`)
+	if !flipped {
+		t.Error("North's board is not shown from North's side")
+	}
+
+	eve := s.tab("spectator", desktopW, desktopH)
+	s.run(eve, chromedp.Navigate(s.base+"/game/"+id))
+	s.waitJS(eve, `document.querySelector("#mode").textContent === "watching" && document.querySelector("#conn").textContent === "live"`, 10*time.Second)
+	s.waitJS(alice, `document.querySelector("#conn").textContent === "live"`, 10*time.Second)
+	s.waitJS(bob, `document.querySelector("#conn").textContent === "live"`, 10*time.Second)
+
+	// Alice (South) moves; Bob and the spectator see it.
+	s.waitJS(alice, gameState+` === "act"`, 10*time.Second)
+	s.run(alice, clickHole("a1"))
+	for _, c := range []context.Context{alice, bob, eve} {
+		s.waitJS(c, `document.querySelectorAll("#moves td.last").length === 1 && document.querySelector("#moves td.last").textContent === "a1"`, 15*time.Second)
+	}
+	// Bob (North) answers on his phone; Alice and the spectator see it.
+	s.waitJS(bob, gameState+` === "act"`, 10*time.Second)
+	holes := s.legalHoles(bob)
+	if len(holes) == 0 || !strings.HasPrefix(holes[0], "c") && !strings.HasPrefix(holes[0], "d") {
+		t.Fatalf("North's legal holes: %v", holes)
+	}
+	s.run(bob, clickHole(holes[len(holes)-1]))
+	for _, c := range []context.Context{alice, bob, eve} {
+		s.waitJS(c, `[...document.querySelectorAll("#moves td")].filter(td => td.textContent.trim()).length === 2`, 15*time.Second)
+	}
+	// The spectator can never act.
+	if h := s.legalHoles(eve); len(h) != 0 {
+		t.Errorf("the spectator sees legal holes %v", h)
+	}
+	var v gameView
+	s.api("GET", "/api/games/"+id, "", nil, &v)
+	if v.Ply < 2 || len(v.Turns) != 2 {
+		t.Fatalf("server: ply %d, turns %v", v.Ply, v.Turns)
+	}
+	s.waitJS(alice, gameState+` === "act"`, 10*time.Second)
+	s.shot(alice, "desktop-online-south")
+	s.shot(bob, "phone-online-north")
+	s.shot(eve, "desktop-online-spectator")
+
+	// Bob resigns; everyone sees the result.
+	s.run(bob, runJS(`window.confirm = () => true`), chromedp.Click(chromedp.ID("#resign")))
+	for _, c := range []context.Context{alice, bob, eve} {
+		s.waitJS(c, `!document.querySelector("#banner").classList.contains("hidden")`, 10*time.Second)
+	}
+	banner := s.text(alice, "#banner")
+	if !strings.Contains(banner, "You win") || !strings.Contains(banner, "North resigned") {
+		t.Errorf("Alice's banner after Bob resigned: %q", banner)
+	}
+}
