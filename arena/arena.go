@@ -21,6 +21,7 @@ type Config struct {
 	A, B         Spec
 	Games        int           // games to play (pairs of games with seats swapped), 1 or more
 	MoveTime     time.Duration // time per decision; 0: each player's default limits
+	Limits       search.Limits // other limits per decision (MoveTime above wins)
 	Seed         uint64        // seeds the openings and the players
 	OpeningTurns int           // random turns played before each pair (0: none)
 	RecordDir    string        // every game is saved here as game-NNNN.txt ("": not saved)
@@ -40,6 +41,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("arena: movetime %v is negative", c.MoveTime)
 	case c.OpeningTurns < 0 || c.OpeningTurns > 50:
 		return fmt.Errorf("arena: opening turns %d out of range; use 0 to 50", c.OpeningTurns)
+	case c.Limits.Validate() != nil:
+		return c.Limits.Validate()
 	case c.A.Kind == "" || c.B.Kind == "":
 		return errors.New("arena: both players must be given")
 	}
@@ -77,11 +80,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	if cfg.RecordDir != "" {
-		if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
-			return Result{}, fmt.Errorf("arena: cannot create the record directory: %w", err)
-		}
-	}
 	a, err := cfg.A.open(ctx, cfg.Seed*2+1)
 	if err != nil {
 		return Result{}, err
@@ -92,6 +90,31 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	defer b.Close()
+	return runSeats(ctx, cfg, a, b)
+}
+
+// RunPlayers plays a match between two players built by the caller (for
+// tuning); cfg.A and cfg.B only name them in the records and may be empty.
+func RunPlayers(ctx context.Context, cfg Config, a, b search.Player) (Result, error) {
+	if cfg.A.Kind == "" {
+		cfg.A = Spec{Kind: "custom", text: "A"}
+	}
+	if cfg.B.Kind == "" {
+		cfg.B = Spec{Kind: "custom", text: "B"}
+	}
+	if err := cfg.Validate(); err != nil {
+		return Result{}, err
+	}
+	return runSeats(ctx, cfg, plain{a}, plain{b})
+}
+
+func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
+	if cfg.RecordDir != "" {
+		if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
+			return Result{}, fmt.Errorf("arena: cannot create the record directory: %w", err)
+		}
+	}
+	var err error
 	var score Score
 	var opening []mancala.Action
 	for g := 0; g < cfg.Games; g++ {
@@ -191,7 +214,10 @@ func playGame(ctx context.Context, cfg Config, seats [2]seat, opening []mancala.
 		played = append(played, a)
 	}
 	s := rec.State()
-	lim := search.Limits{MoveTime: cfg.MoveTime}
+	lim := cfg.Limits
+	if cfg.MoveTime > 0 {
+		lim.MoveTime = cfg.MoveTime
+	}
 	view := s.Clone()
 	for !s.IsOver() {
 		if err := ctx.Err(); err != nil {

@@ -36,3 +36,26 @@ func BenchmarkMCTS(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAlphaBeta reports nodes per second of the alpha-beta player from
+// each preset's start, with a fixed node budget.
+func BenchmarkAlphaBeta(b *testing.B) {
+	for _, rs := range mancala.Presets() {
+		b.Run(rs.String(), func(b *testing.B) {
+			s, _ := mancala.NewGame(rs)
+			ab, err := NewAlphaBeta(DefaultAlphaBeta(1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			total := 0
+			for b.Loop() {
+				if _, err := ab.Choose(context.Background(), s, Limits{Nodes: 200_000}); err != nil {
+					b.Fatal(err)
+				}
+				total += ab.LastStats().Nodes
+			}
+			b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(ab.LastStats().Depth), "depth")
+		})
+	}
+}

@@ -34,6 +34,14 @@ var DefaultWeights = Weights{100, 12, -4, 3, -2, 6, 10}
 // MaterialWeights score stones only.
 var MaterialWeights = Weights{FeatStones: 100}
 
+// FeatureName returns the name of feature f, as in weights text.
+func FeatureName(f int) string {
+	if f < 0 || f >= NumFeatures {
+		return "feature(" + strconv.Itoa(f) + ")"
+	}
+	return featureNames[f]
+}
+
 // String prints the weights as name=value pairs.
 func (w Weights) String() string {
 	parts := make([]string, NumFeatures)

@@ -1,0 +1,371 @@
+// Package postgres is the app.Store on PostgreSQL through pgx (pgxpool):
+// numbered SQL migrations embedded in the binary and applied under an
+// advisory lock (so several server instances may start at once),
+// parameterised SQL only, and appends that lock the game's row so two
+// writers of one ply never both succeed, whichever instance they run in.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"matombo/internal/app"
+	"matombo/internal/store/storeutil"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// migrationLock is the key of the advisory lock held while migrating.
+const migrationLock = 0x6d61746f6d626f // "matombo"
+
+// defaultMaxConns is the pool size unless the DSN sets pool_max_conns.
+const defaultMaxConns = 16
+
+// Store is an app.Store in one PostgreSQL database (or schema: set
+// search_path in the DSN).
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ app.Store = (*Store)(nil)
+
+// IsDSN reports whether s names a PostgreSQL database rather than a file:
+// a postgres:// or postgresql:// URL.
+func IsDSN(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// Open connects to the database of dsn (a postgres:// URL or key=value
+// string, as pgx accepts; pool_max_conns sets the pool size, 16 by default)
+// and brings its schema up to date.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// pgx's message may quote the DSN, password included: do not wrap it.
+		return nil, errors.New("postgres: the database address is not a valid PostgreSQL URL or key=value string")
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = defaultMaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connect to %s: %w", where(cfg), err)
+	}
+	s := &Store{pool: pool}
+	if err := s.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// where names the server and database of cfg, without credentials.
+func where(cfg *pgxpool.Config) string {
+	return fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)
+}
+
+// Close closes the pool.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// Pool returns the store's connection pool (for the Notifier and tests).
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// migrate applies the embedded migrations not yet applied, in one
+// transaction under an advisory lock, in the order of their numbers.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := storeutil.Migrations(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+			return fmt.Errorf("postgres: lock for migrations: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL)`); err != nil {
+			return fmt.Errorf("postgres: create schema_migrations: %w", err)
+		}
+		for _, m := range ms {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, m.Version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				continue
+			}
+			if _, err := tx.Exec(ctx, m.Body); err != nil {
+				return fmt.Errorf("postgres: migration %s: %w", m.Name, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)`, m.Version, time.Now()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// tx runs f in a transaction, committing if f succeeds.
+func (s *Store) tx(ctx context.Context, f func(pgx.Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: begin: %w", err)
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback(context.WithoutCancel(ctx))
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("postgres: commit: %w", err)
+	}
+	return nil
+}
+
+func notFound(id string) error { return app.Errorf(app.ENotFound, "no game %q", id) }
+
+// isUniqueViolation reports whether err is PostgreSQL's unique_violation.
+func isUniqueViolation(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// CreateGame implements app.Store.
+func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
+	players, err := json.Marshal(g.Players)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+			g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], len(g.Actions), g.Turns,
+			g.Result, g.Reason, g.Rematch, g.Created, g.Updated); err != nil {
+			if isUniqueViolation(err) {
+				return app.Errorf(app.EConflict, "a game with id %q exists already", g.ID)
+			}
+			return fmt.Errorf("postgres: create game %s: %w", g.ID, err)
+		}
+		for _, st := range g.Seats {
+			if err := insertSeat(ctx, tx, g.ID, st); err != nil {
+				return err
+			}
+		}
+		for i, m := range g.Actions {
+			if m.Ply != i {
+				return app.Errorf(app.EInvalid, "action %d of game %s has ply %d", i, g.ID, m.Ply)
+			}
+			if err := insertAction(ctx, tx, g.ID, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func insertSeat(ctx context.Context, tx pgx.Tx, id string, st app.Seat) error {
+	_, err := tx.Exec(ctx, `INSERT INTO seats (game_id, side, token_hash, created) VALUES ($1, $2, $3, $4)`,
+		id, st.Side.String(), st.Hash, st.Created)
+	if err != nil {
+		return fmt.Errorf("postgres: add seat to game %s: %w", id, err)
+	}
+	return nil
+}
+
+func insertAction(ctx context.Context, tx pgx.Tx, id string, m app.Move) error {
+	_, err := tx.Exec(ctx, `INSERT INTO actions (game_id, ply, action, side, created) VALUES ($1, $2, $3, $4, $5)`,
+		id, m.Ply, m.Action, m.Side.String(), m.At)
+	if isUniqueViolation(err) {
+		return app.Errorf(app.EConflict, "stale ply %d: game %s has that ply already", m.Ply, id)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: append action %d to game %s: %w", m.Ply, id, err)
+	}
+	return nil
+}
+
+const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+
+func scanGame(row pgx.Row) (*app.Game, error) {
+	var g app.Game
+	var players []byte
+	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(players, &g.Players); err != nil {
+		return nil, fmt.Errorf("postgres: game %s: players: %w", g.ID, err)
+	}
+	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
+	return &g, nil
+}
+
+// Game implements app.Store. It reads the game, its seats and its actions
+// in one repeatable-read transaction, so they agree.
+func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: begin: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	g, err := scanGame(tx.QueryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, notFound(id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: game %s: %w", id, err)
+	}
+	rows, err := tx.Query(ctx, `SELECT side, token_hash, created FROM seats WHERE game_id = $1 ORDER BY created, seq`, id)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: seats of %s: %w", id, err)
+	}
+	var side string
+	var at time.Time
+	var hash []byte
+	_, err = pgx.ForEachRow(rows, []any{&side, &hash, &at}, func() error {
+		g.Seats = append(g.Seats, app.Seat{Side: storeutil.ParseSide(side), Hash: hash, Created: at.UTC()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: seats of %s: %w", id, err)
+	}
+	rows, err = tx.Query(ctx, `SELECT ply, action, side, created FROM actions WHERE game_id = $1 ORDER BY ply`, id)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: actions of %s: %w", id, err)
+	}
+	var m app.Move
+	_, err = pgx.ForEachRow(rows, []any{&m.Ply, &m.Action, &side, &at}, func() error {
+		m.Side, m.At = storeutil.ParseSide(side), at.UTC()
+		g.Actions = append(g.Actions, m)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: actions of %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// AddSeat implements app.Store.
+func (s *Store) AddSeat(ctx context.Context, id string, st app.Seat) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := lockGame(ctx, tx, id); err != nil {
+			return err
+		}
+		return insertSeat(ctx, tx, id, st)
+	})
+}
+
+type state struct {
+	plies  int
+	result string
+}
+
+// lockGame reads the ply count and result of game id, locking its row until
+// the transaction ends.
+func lockGame(ctx context.Context, tx pgx.Tx, id string) (state, error) {
+	var st state
+	err := tx.QueryRow(ctx, `SELECT plies, result FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&st.plies, &st.result)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return st, notFound(id)
+	}
+	if err != nil {
+		return st, fmt.Errorf("postgres: game %s: %w", id, err)
+	}
+	return st, nil
+}
+
+// AppendAction implements app.Store: the game's row is locked (SELECT ...
+// FOR UPDATE) while the ply is checked and the action written, so
+// concurrent appends to one game, from any number of server instances,
+// apply one at a time and only the first of one ply succeeds.
+func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		st, err := lockGame(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := storeutil.CheckInPlay(id, st.plies, st.result, m.Ply); err != nil {
+			return err
+		}
+		if err := insertAction(ctx, tx, id, m); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE games SET plies = plies + 1, turns = $1, result = $2, reason = $3, updated = $4 WHERE id = $5`,
+			turns, result, reason, m.At, id)
+		return err
+	})
+}
+
+// Finish implements app.Store.
+func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason string) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		st, err := lockGame(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := storeutil.CheckInPlay(id, st.plies, st.result, plies); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE games SET result = $1, reason = $2, updated = $3 WHERE id = $4`,
+			result, reason, time.Now().UTC(), id)
+		return err
+	})
+}
+
+// SetRematch implements app.Store.
+func (s *Store) SetRematch(ctx context.Context, id, rematchID string) (string, error) {
+	var out string
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := lockGame(ctx, tx, id); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `UPDATE games SET rematch = CASE WHEN rematch = '' THEN $1 ELSE rematch END
+			WHERE id = $2 RETURNING rematch`, rematchID, id).Scan(&out)
+	})
+	return out, err
+}
+
+// ListGames implements app.Store.
+func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, error) {
+	query := `SELECT ` + gameColumns + ` FROM games WHERE true`
+	var args []any
+	switch f.Status {
+	case "playing":
+		query += ` AND result = '*'`
+	case "over":
+		query += ` AND result <> '*'`
+	}
+	if !f.Before.IsZero() {
+		args = append(args, f.Before)
+		query += fmt.Sprintf(` AND updated < $%d`, len(args))
+	}
+	args = append(args, max(f.Limit, 1))
+	query += fmt.Sprintf(` ORDER BY updated DESC, id DESC LIMIT $%d`, len(args))
+	rows, err := s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: list games: %w", err)
+	}
+	defer rows.Close()
+	var out []*app.Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: list games: %w", err)
+	}
+	return out, nil
+}

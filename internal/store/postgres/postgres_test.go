@@ -1,0 +1,136 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"matombo/internal/app"
+	"matombo/internal/store/postgres/pgtest"
+	"matombo/internal/store/storetest"
+	"matombo/internal/store/storeutil"
+)
+
+func open(t *testing.T, dsn string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestStore(t *testing.T) {
+	pgtest.DSN(t) // skip (or fail under CI) once, not per subtest
+	storetest.Run(t, func(t *testing.T) app.Store { return open(t, pgtest.Schema(t)) })
+}
+
+// TestMigrateConcurrently opens several stores on one empty schema at once,
+// as several server instances starting together do: the advisory lock makes
+// the migrations run once.
+func TestMigrateConcurrently(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			s, err := Open(context.Background(), dsn)
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("open %d: %v", i, err)
+		}
+	}
+	s := open(t, dsn)
+	defer s.Close()
+	ms, err := storeutil.Migrations(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.pool.QueryRow(context.Background(), "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(ms) {
+		t.Errorf("schema_migrations has %d rows (%v), want %d", n, err, len(ms))
+	}
+}
+
+// TestTwoStoresOneGame appends through two separate pools (two server
+// instances) to one game, racing on every ply: each ply is won exactly once.
+func TestTwoStoresOneGame(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	a, b := open(t, dsn), open(t, dsn)
+	defer a.Close()
+	defer b.Close()
+	ctx := context.Background()
+	if err := a.CreateGame(ctx, &app.Game{ID: "g", Ruleset: "nsolo", Mode: app.ModeLocal, Result: "*"}); err != nil {
+		t.Fatal(err)
+	}
+	const plies = 20
+	for ply := range plies {
+		var wg sync.WaitGroup
+		errs := make([]error, 6)
+		for i := range errs {
+			s := a
+			if i%2 == 1 {
+				s = b
+			}
+			wg.Go(func() {
+				errs[i] = s.AppendAction(ctx, "g", app.Move{Ply: ply, Action: fmt.Sprintf("a%d", i+1)}, 0, "*", "")
+			})
+		}
+		wg.Wait()
+		won := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case app.ErrorCode(err) != app.EConflict:
+				t.Fatalf("ply %d: %v, want success or a conflict", ply, err)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("ply %d: %d appends succeeded, want 1", ply, won)
+		}
+	}
+	g, err := b.Game(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Actions) != plies {
+		t.Fatalf("stored %d actions, want %d", len(g.Actions), plies)
+	}
+	for i, m := range g.Actions {
+		if m.Ply != i {
+			t.Errorf("action %d has ply %d", i, m.Ply)
+		}
+	}
+}
+
+func TestBadDSN(t *testing.T) {
+	_, err := Open(context.Background(), "postgres://user:secret@[bad")
+	if err == nil {
+		t.Fatal("a malformed DSN was accepted")
+	}
+	if got := err.Error(); strings.Contains(got, "secret") {
+		t.Errorf("error %q shows the password", got)
+	}
+}
+
+func TestWithSearchPath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"postgres://u:p@127.0.0.1:5432/db?sslmode=disable", "postgres://u:p@127.0.0.1:5432/db?search_path=s1&sslmode=disable"},
+		{"host=127.0.0.1 dbname=db", "host=127.0.0.1 dbname=db search_path=s1"},
+	} {
+		got, err := pgtest.WithSearchPath(tc.in, "s1")
+		if err != nil || got != tc.want {
+			t.Errorf("WithSearchPath(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}

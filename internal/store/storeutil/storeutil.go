@@ -1,0 +1,72 @@
+// Package storeutil holds what every app.Store implementation does the same
+// way, whatever its database: reading numbered migrations and checking that
+// a write finds its game in play at the expected ply.
+package storeutil
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"matombo/internal/app"
+	"matombo/mancala"
+)
+
+// Migration is one numbered migration file, such as 0001_init.sql.
+type Migration struct {
+	Version int    // the file's number
+	Name    string // the file's name
+	Body    string // its SQL
+}
+
+// Migrations returns the *.sql files of fsys's directory dir in the order of
+// their numbers; every file must be named like 0001_name.sql.
+func Migrations(fsys fs.FS, dir string) ([]Migration, error) {
+	names, err := fs.Glob(fsys, dir+"/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var out []Migration
+	seen := map[int]string{}
+	for _, name := range names {
+		base := strings.TrimPrefix(name, dir+"/")
+		num, _, _ := strings.Cut(base, "_")
+		version, err := strconv.Atoi(num)
+		if err != nil || version < 1 {
+			return nil, fmt.Errorf("storeutil: migration %s is not numbered like 0001_name.sql", base)
+		}
+		if other, ok := seen[version]; ok {
+			return nil, fmt.Errorf("storeutil: migrations %s and %s have the same number", other, base)
+		}
+		seen[version] = base
+		body, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Migration{Version: version, Name: base, Body: string(body)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	return out, nil
+}
+
+// CheckInPlay returns an app.EConflict error unless game id, stored with
+// plies actions and result, is in play with exactly want actions.
+func CheckInPlay(id string, plies int, result string, want int) error {
+	if result != "*" {
+		return app.Errorf(app.EConflict, "game %s is over (%s); nothing more can be played", id, result)
+	}
+	if plies != want {
+		return app.Errorf(app.EConflict, "stale ply %d: game %s is at ply %d", want, id, plies)
+	}
+	return nil
+}
+
+// ParseSide returns the side stored as "S" or "N".
+func ParseSide(s string) mancala.Player {
+	if s == "N" {
+		return mancala.North
+	}
+	return mancala.South
+}
