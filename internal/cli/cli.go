@@ -58,6 +58,7 @@ func commands() []command {
 		perftCommand(),
 		replayCommand(),
 		benchCommand(),
+		labCommand(),
 		arenaCommand(),
 		playCommand(),
 		engineCommand(),
@@ -90,7 +91,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	c, ok := lookup(name)
 	if !ok {
-		fmt.Fprintf(stderr, "matombo: unknown command %q\n\n", name)
+		fmt.Fprintf(stderr, "matombo: unknown command %q%s\n\n", name, suggest(name))
 		writeCommandList(stderr)
 		return exitUsage
 	}
@@ -207,4 +208,40 @@ func finish(ctx context.Context, e *env, cmd string, f func()) bool {
 		e.errorf(cmd, "interrupted")
 		return false
 	}
+}
+
+// suggest returns `; did you mean "x"?` for the command closest to name
+// when it is within two edits, else "".
+func suggest(name string) string {
+	best, bestDist := "", 3
+	for _, c := range commands() {
+		if d := editDistance(name, c.name); d < bestDist {
+			best, bestDist = c.name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// editDistance returns the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
