@@ -41,6 +41,7 @@ var goldenCases = []struct {
 	{"help-rulesets", 0, "", []string{"help", "rulesets"}},
 	{"help-unknown", 2, "", []string{"help", "pefrt"}},
 	{"unknown-command", 2, "", []string{"pefrt", "tsoro", "3"}},
+	{"unknown-command-far", 2, "", []string{"tournament"}},
 	{"perft-tsoro-8-4", 0, "", []string{"perft", "tsoro", "size=8", "4"}},
 	{"perft-tsoro-8-4-divide", 0, "", []string{"perft", "tsoro size=8", "4", "--divide"}},
 	{"perft-position", 0, "", []string{"perft", "--position", "2*,2*,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,2*,2* N", "tsoro", "size=6", "3"}},
@@ -276,6 +277,17 @@ func TestThousands(t *testing.T) {
 	for v, want := range map[float64]string{0: "0", 999.4: "999", 999.6: "1,000", 1234567: "1,234,567", 100000: "100,000"} {
 		if got := thousands(v); got != want {
 			t.Errorf("thousands(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"perft", "perft", 0}, {"pefrt", "perft", 2}, {"bech", "bench", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}} {
+		if got := editDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

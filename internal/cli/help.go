@@ -40,7 +40,7 @@ func runHelp(_ context.Context, e *env, args []string) int {
 	}
 	c, ok := lookup(args[0])
 	if !ok {
-		fmt.Fprintf(e.stderr, "matombo help: unknown command %q\n\n", args[0])
+		fmt.Fprintf(e.stderr, "matombo help: unknown command %q%s\n\n", args[0], suggest(args[0]))
 		writeCommandList(e.stderr)
 		return exitUsage
 	}
