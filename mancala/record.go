@@ -457,18 +457,26 @@ func (r *Record) Equal(o *Record) bool {
 // recordWidth is the column at which String wraps the turns.
 const recordWidth = 80
 
+// Headers returns every header of r in the order String prints them:
+// Ruleset, Position (if any), Result, then the tags in their order.
+func (r *Record) Headers() []Tag {
+	h := []Tag{{"Ruleset", r.Ruleset.String()}}
+	if r.Position != "" {
+		h = append(h, Tag{"Position", r.Position})
+	}
+	h = append(h, Tag{"Result", r.Result.String()})
+	return append(h, r.Tags...)
+}
+
 // String prints r canonically: the Ruleset header, the Position header if
 // any, the Result header, the tags in their order, a blank line, then the
 // numbered turns wrapped at 80 columns and the result. ParseRecord reads it
-// back to an Equal record (for tags as SetTag accepts them).
+// back to an Equal record, provided its tags are as SetTag accepts them and
+// its turns are non-empty lists of valid actions (as ParseRecord and
+// Recorder make them).
 func (r *Record) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[Ruleset %s]\n", quoteValue(r.Ruleset.String()))
-	if r.Position != "" {
-		fmt.Fprintf(&b, "[Position %s]\n", quoteValue(r.Position))
-	}
-	fmt.Fprintf(&b, "[Result %s]\n", quoteValue(r.Result.String()))
-	for _, t := range r.Tags {
+	for _, t := range r.Headers() {
 		fmt.Fprintf(&b, "[%s %s]\n", t.Key, quoteValue(t.Value))
 	}
 	b.WriteByte('\n')
@@ -597,7 +605,8 @@ type Recorder struct {
 
 // NewRecorder starts recording a game from s (which it copies; s is not
 // changed). s must be at the start of a turn or over. If s is not at its
-// ruleset's start position, the record gets a Position header.
+// ruleset's start position, the record gets a Position header; its replay
+// then counts repetitions and turns afresh from there, as SetPosition does.
 func NewRecorder(s *State) (*Recorder, error) {
 	if !s.AtTurnStart() && !s.IsOver() {
 		return nil, fmt.Errorf("mancala: a record starts at the start of a turn; this state is mid-turn (%s)", s.Pending())

@@ -357,6 +357,9 @@ func TestRecordPositionHeader(t *testing.T) {
 	if r.Position != mid.Position() || len(r.Turns) != 3 {
 		t.Fatalf("record position %q with %d turns, want %q with 3", r.Position, len(r.Turns), mid.Position())
 	}
+	if h := r.Headers(); len(h) != 3 || h[0].Key != "Ruleset" || h[1] != (Tag{"Position", mid.Position()}) || h[2] != (Tag{"Result", "*"}) {
+		t.Errorf("headers %q, want Ruleset, Position and Result", h)
+	}
 	text := r.String()
 	if !strings.Contains(text, "[Position \""+mid.Position()+"\"]") || !strings.Contains(text, "\n1... ") {
 		t.Errorf("record text lacks the Position header or the 1... numbering:\n%s", text)
