@@ -357,6 +357,9 @@ func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action)
 	keys := w.keys[ply][:0]
 	for _, a := range legal {
 		k := w.history[me][a&(1<<11-1)]
+		if depth >= 2 {
+			k += int32(w.gain(s, a)) << 16
+		}
 		switch a {
 		case ttMove:
 			k = 1 << 30
@@ -372,16 +375,23 @@ func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action)
 	alphaOrig := alpha
 	best, bestA := -infinity, legal[0]
 	child := w.states[ply+1]
-	for _, a := range legal {
+	for i, a := range legal {
 		child.CopyFrom(s)
 		if err := child.Apply(a); err != nil {
 			panic("search: Legal offered an illegal action: " + err.Error())
 		}
 		var sc int
-		if child.ToMove() == me {
-			sc = w.negamax(ply+1, depth-1, alpha, beta, takeOf(a))
-		} else {
-			sc = -w.negamax(ply+1, depth-1, -beta, -alpha, takeOf(a))
+		if i == 0 {
+			sc = w.childScore(ply, depth, alpha, beta, me, a)
+		} else { // principal variation search: prove the rest worse with a null window
+			sc = w.childScore(ply, depth, alpha, alpha+1, me, a)
+			if sc > alpha && sc < beta && !w.stop {
+				child.CopyFrom(s)
+				if err := child.Apply(a); err != nil {
+					panic("search: Legal offered an illegal action: " + err.Error())
+				}
+				sc = w.childScore(ply, depth, alpha, beta, me, a)
+			}
 		}
 		if w.stop {
 			return 0
@@ -409,6 +419,30 @@ func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action)
 	}
 	w.tt.store(key, depth, toTT(best, ply), bound, bestA)
 	return best
+}
+
+// childScore searches states[ply+1], reached by a, for the side me to
+// move at ply, within the window (alpha, beta) of me.
+func (w *abWorker) childScore(ply, depth, alpha, beta int, me mancala.Player, a mancala.Action) int {
+	if w.states[ply+1].ToMove() == me {
+		return w.negamax(ply+1, depth-1, alpha, beta, takeOf(a))
+	}
+	return -w.negamax(ply+1, depth-1, -beta, -alpha, takeOf(a))
+}
+
+// gain returns the stones the side to move gains over the opponent by
+// playing a (a win or loss counts as 1000 stones), for move ordering.
+func (w *abWorker) gain(s *mancala.State, a mancala.Action) int {
+	me := s.ToMove()
+	sc := w.scratch
+	sc.CopyFrom(s)
+	if err := sc.Apply(a); err != nil {
+		panic("search: Legal offered an illegal action: " + err.Error())
+	}
+	if sc.IsOver() {
+		return outcomeFor(sc, me) * 1000
+	}
+	return (sc.Stones(me) - sc.Stones(me.Other())) - (s.Stones(me) - s.Stones(me.Other()))
 }
 
 // sortByKeys sorts actions by decreasing key (insertion sort: the lists are

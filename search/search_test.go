@@ -150,7 +150,7 @@ func TestCancellationStopsSearch(t *testing.T) {
 		start := time.Now()
 		a, err := mk(1).Choose(ctx, s, Limits{})
 		cancel()
-		if el := time.Since(start); el > 400*time.Millisecond {
+		if el := time.Since(start); el > time.Second {
 			t.Errorf("%s took %v after a 50 ms context", name, el)
 		}
 		if err != nil || !isLegal(s, a) {
@@ -166,7 +166,7 @@ func TestMoveTimeIsRespected(t *testing.T) {
 		if _, err := mk(1).Choose(context.Background(), s, Limits{MoveTime: 60 * time.Millisecond}); err != nil {
 			t.Fatal(err)
 		}
-		if el := time.Since(start); el > 400*time.Millisecond {
+		if el := time.Since(start); el > time.Second {
 			t.Errorf("%s took %v for a 60 ms move time", name, el)
 		}
 	}
