@@ -58,6 +58,7 @@ func commands() []command {
 		perftCommand(),
 		replayCommand(),
 		benchCommand(),
+		loadtestCommand(),
 		labCommand(),
 		arenaCommand(),
 		playCommand(),

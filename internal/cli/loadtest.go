@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"matombo/loadtest"
+)
+
+func loadtestCommand() command {
+	return command{
+		name:    "loadtest",
+		summary: "play many concurrent games against a local server and measure it",
+		usage: fmt.Sprintf(`usage: matombo loadtest --url http://127.0.0.1:PORT [--games N] [--seconds S] [--ruleset R] [--seed N] [--json]
+
+Plays N concurrent games against a running matombo server (matombo serve)
+over its HTTP API and WebSockets: each is a two-players-on-one-device game
+with a WebSocket per seat; the player to move sends a random legal action
+and waits for the server's acknowledging update; finished games are
+rematched. After creating the games (not measured) it plays for S seconds
+and prints the actions acknowledged per second, the latency from sending an
+action to its acknowledgement (50th, 95th and 99th percentiles, and the
+maximum), and the errors (refused actions, failed requests, dropped
+sockets). The server limits new games per client address, so the games are
+spread over the source addresses 127.0.0.2, 127.0.0.3, ... (%s per address).
+
+Only loopback servers are allowed (127.0.0.0/8, ::1, localhost). The exit
+code is 1 when any error happened.
+
+flags:
+  --url URL      the server's base URL (required), such as http://127.0.0.1:8080
+  --games N      concurrent games, 1 to %d (default 100)
+  --seconds S    measured seconds, 1 to %d (default 10)
+  --ruleset R    the ruleset of the games (default %q)
+  --seed N       seed of the random choices (default: random)
+  --json         print one JSON object with the fields games, actions,
+                 actions_per_sec, p50_ms, p95_ms, p99_ms, max_ms, errors,
+                 games_finished, seconds, setup_seconds, ruleset and
+                 error_samples (the first few errors)
+
+examples:
+  matombo serve --addr 127.0.0.1:8080 --db /tmp/load.db &
+  matombo loadtest --url http://127.0.0.1:8080 --games 2000 --seconds 60
+  matombo loadtest --url http://127.0.0.1:8080 --games 50 --seconds 5 --ruleset nsolo --json
+`, "50", loadtest.MaxGames, loadtest.MaxSeconds, loadtest.DefaultRuleset),
+		run: runLoadtest,
+	}
+}
+
+func runLoadtest(ctx context.Context, e *env, args []string) int {
+	c := loadtestCommand()
+	fs := flagSet(c.name)
+	base := fs.String("url", "", "")
+	games := fs.Int("games", 100, "")
+	seconds := fs.Int("seconds", 10, "")
+	ruleset := fs.String("ruleset", loadtest.DefaultRuleset, "")
+	seed := fs.Uint64("seed", 0, "")
+	asJSON := fs.Bool("json", false, "")
+	pos, done, code := parse(e, c, fs, args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return e.usageError(c.name, "takes no arguments, got %q", pos[0])
+	}
+	if *base == "" {
+		return e.usageError(c.name, "--url is required: the base URL of a local server, such as http://127.0.0.1:8080")
+	}
+	if _, err := loadtest.CheckURL(*base); err != nil {
+		return e.usageError(c.name, "%s", strings.TrimPrefix(err.Error(), "loadtest: "))
+	}
+	if *games < 1 || *games > loadtest.MaxGames {
+		return e.usageError(c.name, "--games %d is not allowed; games run from 1 to %d", *games, loadtest.MaxGames)
+	}
+	if *seconds < 1 || *seconds > loadtest.MaxSeconds {
+		return e.usageError(c.name, "--seconds %d is not allowed; seconds run from 1 to %d", *seconds, loadtest.MaxSeconds)
+	}
+	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *base, Games: *games, Duration: time.Duration(*seconds) * time.Second,
+		Ruleset: *ruleset, Seed: *seed})
+	if err != nil {
+		e.errorf(c.name, "%s", strings.TrimPrefix(err.Error(), "loadtest: "))
+		return exitFailure
+	}
+	if *asJSON {
+		out, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", out)
+	} else {
+		fmt.Fprintf(e.stdout, "games     %d concurrent (%s), set up in %.1f s, %d finished and rematched\n", rep.Games, rep.Ruleset, rep.SetupSeconds, rep.Finished)
+		fmt.Fprintf(e.stdout, "actions   %d in %.1f s: %.0f per second\n", rep.Actions, rep.Seconds, rep.ActionsPerSec)
+		fmt.Fprintf(e.stdout, "latency   p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms\n", rep.P50, rep.P95, rep.P99, rep.Max)
+		fmt.Fprintf(e.stdout, "errors    %d\n", rep.Errors)
+		for _, s := range rep.ErrorSamples {
+			fmt.Fprintf(e.stdout, "  %s\n", s)
+		}
+	}
+	if rep.Errors > 0 {
+		return exitFailure
+	}
+	return exitOK
+}

@@ -1,0 +1,548 @@
+// Package loadtest plays many concurrent games against a running matombo
+// server over its HTTP API and WebSockets and measures how fast the server
+// acknowledges actions: throughput and latency percentiles.
+//
+// Each game is a "local" game (both seats held by the load tester) with one
+// WebSocket per seat, as two players on two devices would have. The player
+// whose decision it is sends a random legal action from the last view; its
+// latency runs from the send to the update that acknowledges it on the same
+// socket. A finished game is followed by its rematch, so every game slot
+// keeps playing for the whole measured time.
+//
+// It only talks to loopback addresses (127.0.0.0/8, ::1, localhost): it is a
+// tool for measuring one's own server, not for loading other people's.
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Bounds of a run.
+const (
+	MaxGames   = 10000
+	MaxSeconds = 600
+	// DefaultRuleset is the ruleset of the games unless Config says another.
+	DefaultRuleset = "tsoro"
+	// gamesPerAddress is how many games one simulated client address
+	// creates: the server limits new games per client address (60 a minute).
+	gamesPerAddress = 50
+	// ackTimeout bounds the wait for one acknowledgement.
+	ackTimeout = 30 * time.Second
+	// setupTimeout bounds the creation of the games and their sockets.
+	setupTimeout = 120 * time.Second
+	// maxErrorSamples is how many error messages a report keeps.
+	maxErrorSamples = 5
+)
+
+// Config configures a run.
+type Config struct {
+	URL      string        // the server's base URL, http://127.0.0.1:8080
+	Games    int           // concurrent games, 1..MaxGames
+	Duration time.Duration // measured time, up to MaxSeconds
+	Ruleset  string        // "" : DefaultRuleset
+	Seed     uint64        // seed of the random choices (0: random)
+}
+
+// Report is the outcome of a run. Latencies are in milliseconds.
+type Report struct {
+	Games         int      `json:"games"`           // concurrent games
+	Actions       int      `json:"actions"`         // actions acknowledged in the measured time
+	ActionsPerSec float64  `json:"actions_per_sec"` // Actions / Seconds
+	P50           float64  `json:"p50_ms"`
+	P95           float64  `json:"p95_ms"`
+	P99           float64  `json:"p99_ms"`
+	Max           float64  `json:"max_ms"`
+	Errors        int      `json:"errors"`         // refused actions, failed requests, dropped sockets
+	Finished      int      `json:"games_finished"` // games played to their end (then rematched)
+	Seconds       float64  `json:"seconds"`        // the measured time
+	SetupSeconds  float64  `json:"setup_seconds"`  // creating the games and sockets, not measured
+	Ruleset       string   `json:"ruleset"`
+	ErrorSamples  []string `json:"error_samples,omitempty"` // the first few errors
+}
+
+// CheckURL parses a base URL and refuses any whose host is not a loopback
+// address (127.0.0.0/8, ::1 or localhost) or whose scheme is not http.
+func CheckURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("loadtest: url %q is not a base URL like http://127.0.0.1:8080", raw)
+	}
+	if u.Scheme != "http" {
+		return nil, fmt.Errorf("loadtest: url %q: the scheme must be http (a local server)", raw)
+	}
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("loadtest: url %q: give the server's base URL only, like http://127.0.0.1:8080", raw)
+	}
+	host := u.Hostname()
+	if !isLoopback(host) {
+		return nil, fmt.Errorf("loadtest: host %q is not a loopback address; loadtest only loads a local server (127.0.0.0/8, ::1 or localhost)", host)
+	}
+	u.Path = ""
+	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// check validates cfg and returns the base URL.
+func (cfg *Config) check() (*url.URL, error) {
+	u, err := CheckURL(cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Games < 1 || cfg.Games > MaxGames {
+		return nil, fmt.Errorf("loadtest: %d games is not allowed; games run from 1 to %d", cfg.Games, MaxGames)
+	}
+	if cfg.Duration <= 0 || cfg.Duration > MaxSeconds*time.Second {
+		return nil, fmt.Errorf("loadtest: a run of %v is not allowed; seconds run from 1 to %d", cfg.Duration, MaxSeconds)
+	}
+	return u, nil
+}
+
+// Run plays cfg.Games concurrent games for cfg.Duration (after setting them
+// up) and reports. It returns an error only when the run could not start:
+// a bad config or no game could be created; failures during the run are
+// counted in Report.Errors.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	base, err := cfg.check()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Ruleset == "" {
+		cfg.Ruleset = DefaultRuleset
+	}
+	seed := cfg.Seed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	r := &runner{base: base, ruleset: cfg.Ruleset, clients: newClients(base, cfg.Games)}
+	defer r.clients.close()
+
+	// Set up every game; the clock starts when all are ready.
+	setupStart := time.Now()
+	sctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	games := make([]*game, cfg.Games)
+	var wg sync.WaitGroup
+	for i := range games {
+		wg.Go(func() {
+			g := &game{r: r, slot: i, rng: rand.New(rand.NewPCG(seed, uint64(i)))}
+			if err := g.start(sctx, ""); err != nil {
+				r.fail(err)
+				return
+			}
+			games[i] = g
+		})
+	}
+	wg.Wait()
+	cancel()
+	setup := time.Since(setupStart)
+	ready := 0
+	for _, g := range games {
+		if g != nil {
+			ready++
+		}
+	}
+	if ready == 0 {
+		return nil, fmt.Errorf("loadtest: no game could be set up on %s: %s", base, r.firstError())
+	}
+
+	// Play until the deadline; an action in flight at the deadline is
+	// still awaited but not counted.
+	start := time.Now()
+	deadline := start.Add(cfg.Duration)
+	pctx, pcancel := context.WithDeadline(ctx, deadline)
+	defer pcancel()
+	for _, g := range games {
+		if g != nil {
+			wg.Go(func() {
+				g.play(pctx, deadline)
+				g.close()
+			})
+		}
+	}
+	wg.Wait()
+	elapsed := min(time.Since(start), cfg.Duration)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("loadtest: interrupted: %w", ctx.Err())
+	}
+
+	var lat []time.Duration
+	finished := 0
+	for _, g := range games {
+		if g != nil {
+			lat = append(lat, g.latencies...)
+			finished += g.finished
+		}
+	}
+	rep := &Report{
+		Games: cfg.Games, Actions: len(lat), Errors: int(r.errors.Load()), Finished: finished,
+		Seconds: elapsed.Seconds(), SetupSeconds: setup.Seconds(), Ruleset: cfg.Ruleset,
+		ErrorSamples: r.samples(),
+	}
+	if elapsed > 0 {
+		rep.ActionsPerSec = float64(len(lat)) / elapsed.Seconds()
+	}
+	slices.Sort(lat)
+	rep.P50, rep.P95, rep.P99 = ms(percentile(lat, 50)), ms(percentile(lat, 95)), ms(percentile(lat, 99))
+	if len(lat) > 0 {
+		rep.Max = ms(lat[len(lat)-1])
+	}
+	return rep, nil
+}
+
+// percentile returns the p-th percentile of sorted (nearest rank).
+func percentile(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := (p*len(sorted) + 99) / 100 // ceil(p/100 * n)
+	return sorted[max(rank, 1)-1]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// runner is what the games of a run share.
+type runner struct {
+	base    *url.URL
+	ruleset string
+	clients *clients
+	errors  atomic.Int64
+	mu      sync.Mutex
+	errs    []string
+}
+
+// fail counts an error and keeps the first few messages.
+func (r *runner) fail(err error) {
+	r.errors.Add(1)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.errs) < maxErrorSamples {
+		r.errs = append(r.errs, err.Error())
+	}
+}
+
+func (r *runner) samples() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.errs)
+}
+
+func (r *runner) firstError() string {
+	if s := r.samples(); len(s) > 0 {
+		return s[0]
+	}
+	return "no error recorded"
+}
+
+// clients are the HTTP clients of a run: one per simulated client address.
+// Against an IPv4 loopback server, the games are spread over the source
+// addresses 127.0.0.2, 127.0.0.3, ... (gamesPerAddress games each), as
+// players come from many addresses and the server limits new games per
+// address; otherwise all use one client.
+type clients struct {
+	list []*http.Client
+}
+
+func newClients(base *url.URL, games int) *clients {
+	ip := net.ParseIP(base.Hostname())
+	n := 1
+	if ip != nil && ip.To4() != nil {
+		n = (games + gamesPerAddress - 1) / gamesPerAddress
+	}
+	c := &clients{}
+	for i := range n {
+		d := &net.Dialer{Timeout: 10 * time.Second}
+		if n > 1 {
+			d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, byte((i+2)>>8), byte(i+2))}
+		}
+		tr := &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: gamesPerAddress, IdleConnTimeout: 30 * time.Second}
+		c.list = append(c.list, &http.Client{Transport: tr, Timeout: ackTimeout})
+	}
+	return c
+}
+
+// forSlot returns the client of game slot i.
+func (c *clients) forSlot(i int) *http.Client {
+	return c.list[min(i/gamesPerAddress, len(c.list)-1)]
+}
+
+func (c *clients) close() {
+	for _, hc := range c.list {
+		hc.CloseIdleConnections()
+	}
+}
+
+// view is the part of a GameView the load tester reads.
+type view struct {
+	ID     string   `json:"id"`
+	Status string   `json:"status"`
+	ToMove string   `json:"to_move"`
+	Ply    int      `json:"ply"`
+	Legal  []string `json:"legal"`
+}
+
+// message is a WebSocket message from the server.
+type message struct {
+	Type  string `json:"type"`
+	Game  *view  `json:"game"`
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+// created is the answer to creating a game or its rematch.
+type created struct {
+	ID     string            `json:"id"`
+	Tokens map[string]string `json:"tokens"`
+}
+
+// sides are the seats of a local game, in the order of their sockets.
+var sides = [2]string{"S", "N"}
+
+// received is a message from the socket of seat side, or the error that
+// ended that socket.
+type received struct {
+	side int
+	msg  message
+	err  error
+}
+
+// game is one game slot: its current game, the two seats' sockets and what
+// it measured.
+type game struct {
+	r         *runner
+	slot      int
+	rng       *rand.Rand
+	id        string
+	tokens    [2]string
+	conns     [2]*websocket.Conn
+	in        chan received
+	cancel    context.CancelFunc // stops the readers of the current sockets
+	readers   sync.WaitGroup
+	view      view
+	latencies []time.Duration
+	finished  int
+}
+
+// post sends a JSON body to path with the seat token (if any) and decodes
+// the answer into out.
+func (g *game) post(ctx context.Context, path, token string, body any, out any) error {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.r.base.String()+path, bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Seat "+token)
+	}
+	resp, err := g.r.clients.forSlot(g.slot).Do(req)
+	if err != nil {
+		return fmt.Errorf("loadtest: POST %s: %w", path, err)
+	}
+	defer resp.Body.Close()
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return fmt.Errorf("loadtest: POST %s: %w", path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("loadtest: POST %s: %s: %s", path, resp.Status, bytes.TrimSpace(answer))
+	}
+	if err := json.Unmarshal(answer, out); err != nil {
+		return fmt.Errorf("loadtest: POST %s: bad answer: %w", path, err)
+	}
+	return nil
+}
+
+// start creates a game (or, with rematchOf, the rematch of the finished
+// current game), opens a socket per seat and reads the first state.
+func (g *game) start(ctx context.Context, rematchOf string) error {
+	var c created
+	var err error
+	if rematchOf == "" {
+		err = g.post(ctx, "/api/games", "", map[string]string{"ruleset": g.r.ruleset, "opponent": "local"}, &c)
+	} else {
+		err = g.post(ctx, "/api/games/"+rematchOf+"/rematch", g.tokens[0], struct{}{}, &c)
+	}
+	if err != nil {
+		return err
+	}
+	for i, side := range sides {
+		if c.Tokens[side] == "" {
+			return fmt.Errorf("loadtest: game %s has no token for %s; is it a local game?", c.ID, side)
+		}
+		g.tokens[i] = c.Tokens[side]
+	}
+	g.id = c.ID
+	wsURL := *g.r.base
+	wsURL.Scheme = "ws"
+	wsURL.Path = "/api/games/" + g.id + "/ws"
+	rctx, cancel := context.WithCancel(context.Background())
+	g.cancel = cancel
+	g.in = make(chan received, 8)
+	for i := range g.conns {
+		conn, _, err := websocket.Dial(ctx, wsURL.String(), &websocket.DialOptions{HTTPClient: g.r.clients.forSlot(g.slot)})
+		if err != nil {
+			g.close()
+			return fmt.Errorf("loadtest: open the socket of game %s: %w", g.id, err)
+		}
+		conn.SetReadLimit(4 << 20)
+		g.conns[i] = conn
+		hello, _ := json.Marshal(map[string]any{"type": "hello", "token": g.tokens[i], "ply": 0})
+		if err := conn.Write(ctx, websocket.MessageText, hello); err != nil {
+			g.close()
+			return fmt.Errorf("loadtest: hello on game %s: %w", g.id, err)
+		}
+		g.readers.Go(func() { g.read(rctx, i, conn) })
+	}
+	// The first state of each socket.
+	for seen := 0; seen < 2; {
+		m, err := g.next(ctx)
+		if err != nil {
+			g.close()
+			return err
+		}
+		if m.msg.Type == "state" && m.msg.Game != nil {
+			seen++
+			g.view = *m.msg.Game
+		}
+	}
+	return nil
+}
+
+// read forwards the messages of one socket to g.in until the socket or ctx
+// ends.
+func (g *game) read(ctx context.Context, side int, conn *websocket.Conn) {
+	for {
+		_, data, err := conn.Read(ctx)
+		var m message
+		if err == nil {
+			if err = json.Unmarshal(data, &m); err != nil {
+				err = fmt.Errorf("loadtest: bad message on game %s: %w", g.id, err)
+			}
+		}
+		select {
+		case g.in <- received{side: side, msg: m, err: err}:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// next returns the next message of either socket; a socket's error is an
+// error.
+func (g *game) next(ctx context.Context) (received, error) {
+	select {
+	case m := <-g.in:
+		if m.err != nil {
+			return m, fmt.Errorf("loadtest: socket of %s in game %s: %w", sides[m.side], g.id, m.err)
+		}
+		if m.msg.Type == "error" {
+			return m, fmt.Errorf("loadtest: game %s refused: %s (%s)", g.id, m.msg.Error, m.msg.Code)
+		}
+		return m, nil
+	case <-ctx.Done():
+		return received{}, fmt.Errorf("loadtest: game %s: no answer: %w", g.id, ctx.Err())
+	}
+}
+
+// close stops the readers and closes the sockets.
+func (g *game) close() {
+	if g.cancel != nil {
+		g.cancel()
+	}
+	for i, c := range g.conns {
+		if c != nil {
+			c.CloseNow()
+			g.conns[i] = nil
+		}
+	}
+	g.readers.Wait()
+}
+
+// play plays random legal actions until the deadline, rematching finished
+// games; an error ends the slot's play (it is counted).
+func (g *game) play(ctx context.Context, deadline time.Time) {
+	for time.Now().Before(deadline) {
+		if g.view.Status != "playing" || len(g.view.Legal) == 0 {
+			g.finished++
+			old := g.id
+			g.close()
+			if err := g.start(ctx, old); err != nil {
+				if ctx.Err() == nil {
+					g.r.fail(err)
+				}
+				return
+			}
+			continue
+		}
+		lat, err := g.act()
+		if err != nil {
+			g.r.fail(err)
+			return
+		}
+		if time.Now().Before(deadline) {
+			g.latencies = append(g.latencies, lat)
+		}
+	}
+}
+
+// act sends a random legal action from the seat to move and waits for its
+// acknowledgement on the same socket, returning the latency.
+func (g *game) act() (time.Duration, error) {
+	side := slices.Index(sides[:], g.view.ToMove)
+	if side < 0 {
+		return 0, fmt.Errorf("loadtest: game %s: to_move is %q", g.id, g.view.ToMove)
+	}
+	action := g.view.Legal[g.rng.IntN(len(g.view.Legal))]
+	msg, _ := json.Marshal(map[string]any{"type": "action", "action": action, "ply": g.view.Ply})
+	ctx, cancel := context.WithTimeout(context.Background(), ackTimeout)
+	defer cancel()
+	sent := time.Now()
+	if err := g.conns[side].Write(ctx, websocket.MessageText, msg); err != nil {
+		return 0, fmt.Errorf("loadtest: send %s in game %s: %w", action, g.id, err)
+	}
+	want := g.view.Ply + 1
+	for {
+		m, err := g.next(ctx)
+		if err != nil {
+			if m.side != side && m.msg.Type == "error" {
+				continue // not an answer to this action
+			}
+			return 0, err
+		}
+		if m.side == side && m.msg.Type == "update" && m.msg.Game != nil && m.msg.Game.Ply >= want {
+			lat := time.Since(sent)
+			g.view = *m.msg.Game
+			if g.view.Ply != want {
+				return 0, fmt.Errorf("loadtest: game %s: after %s at ply %d the game is at ply %d; another client played", g.id, action, want-1, g.view.Ply)
+			}
+			return lat, nil
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package loadtest
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"matombo/internal/server"
+	"matombo/internal/store/sqlite"
+)
+
+// startServer runs the real server in-process on a free port with a fresh
+// SQLite database and returns its base URL.
+func startServer(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "load.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- server.Run(ctx, server.Config{Addr: "127.0.0.1:0", Store: store, Ready: func(u string) { ready <- u }})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server: %v", err)
+		}
+		store.Close()
+	})
+	select {
+	case u := <-ready:
+		return u
+	case err := <-done:
+		t.Fatalf("server did not start: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not start in 10 s")
+	}
+	return ""
+}
+
+func TestRunAgainstServer(t *testing.T) {
+	base := startServer(t)
+	rep, err := Run(context.Background(), Config{URL: base, Games: 8, Duration: 2 * time.Second, Ruleset: "tsoro size=6", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 {
+		t.Fatalf("%d errors: %v", rep.Errors, rep.ErrorSamples)
+	}
+	if rep.Games != 8 || rep.Actions < 50 || rep.ActionsPerSec <= 0 {
+		t.Errorf("report %+v: want 8 games and at least 50 actions", rep)
+	}
+	if !(0 < rep.P50 && rep.P50 <= rep.P95 && rep.P95 <= rep.P99 && rep.P99 <= rep.Max) {
+		t.Errorf("latencies not ordered: %+v", rep)
+	}
+	if rep.Seconds < 1.9 || rep.Seconds > 2.1 {
+		t.Errorf("measured %.2f s, want 2", rep.Seconds)
+	}
+	// Small boards end quickly: games are rematched and play goes on.
+	if rep.Finished == 0 {
+		t.Errorf("no game finished in 2 s on a 6-column board: %+v", rep)
+	}
+}
+
+// TestManyAddresses creates more games than one client address may (the
+// server allows 60 a minute per address), so the spreading over source
+// addresses must work.
+func TestManyAddresses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("creates 120 games")
+	}
+	base := startServer(t)
+	rep, err := Run(context.Background(), Config{URL: base, Games: 120, Duration: time.Second, Ruleset: "nsolo", Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 || rep.Actions == 0 {
+		t.Fatalf("%d errors, %d actions: %v", rep.Errors, rep.Actions, rep.ErrorSamples)
+	}
+}
+
+func TestCheckURL(t *testing.T) {
+	for _, ok := range []string{"http://127.0.0.1:8080", "http://127.0.0.1:8080/", "http://localhost:9000", "http://[::1]:8080", "http://127.9.8.7:1"} {
+		if _, err := CheckURL(ok); err != nil {
+			t.Errorf("CheckURL(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "127.0.0.1:8080", "http://example.com", "http://10.0.0.1:8080", "http://0.0.0.0:8080",
+		"https://127.0.0.1", "http://127.0.0.1.example.com", "http://user:pw@127.0.0.1", "http://127.0.0.1/api", "ftp://localhost",
+		"http://[::ffff:10.0.0.1]:80", "http://localhost.evil:80"} {
+		if _, err := CheckURL(bad); err == nil {
+			t.Errorf("CheckURL(%q) accepted", bad)
+		}
+	}
+}
+
+func TestBounds(t *testing.T) {
+	for _, cfg := range []Config{
+		{URL: "http://127.0.0.1:1", Games: 0, Duration: time.Second},
+		{URL: "http://127.0.0.1:1", Games: MaxGames + 1, Duration: time.Second},
+		{URL: "http://127.0.0.1:1", Games: 1, Duration: 0},
+		{URL: "http://127.0.0.1:1", Games: 1, Duration: (MaxSeconds + 1) * time.Second},
+		{URL: "http://192.168.1.1:80", Games: 1, Duration: time.Second},
+	} {
+		if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "loadtest:") {
+			t.Errorf("Run(%+v) = %v, want a refusal", cfg, err)
+		}
+	}
+}
+
+// TestNoServer checks that a run against a closed port fails at once with
+// a clear error rather than reporting nothing.
+func TestNoServer(t *testing.T) {
+	_, err := Run(context.Background(), Config{URL: "http://127.0.0.1:1", Games: 2, Duration: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "no game could be set up") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i)*time.Millisecond)
+	}
+	if percentile(d, 50) != 50*time.Millisecond || percentile(d, 99) != 99*time.Millisecond || percentile(d, 95) != 95*time.Millisecond {
+		t.Errorf("percentiles %v %v %v", percentile(d, 50), percentile(d, 95), percentile(d, 99))
+	}
+	if percentile(d[:1], 99) != time.Millisecond || percentile(nil, 50) != 0 {
+		t.Error("percentile of one or none")
+	}
+}
