@@ -68,6 +68,8 @@ var goldenCases = []struct {
 	{"replay-no-argument", 2, "", []string{"replay"}},
 	{"bench-bad-seconds", 2, "", []string{"bench", "--seconds", "-1"}},
 	{"bench-bad-ruleset", 2, "", []string{"bench", "choro", "size=9"}},
+	{"bench-empty-ruleset", 2, "", []string{"bench", " "}},
+	{"perft-empty-ruleset", 2, "", []string{"perft", "", "3"}},
 	{"version-surplus", 2, "", []string{"version", "now"}},
 }
 

@@ -26,6 +26,9 @@ func splitRulesets(words []string) ([]mancala.Ruleset, error) {
 			texts = append(texts, f)
 		}
 	}
+	if len(texts) == 0 {
+		return nil, fmt.Errorf("no ruleset given; a ruleset is a game name then options, such as \"tsoro size=8\"")
+	}
 	out := make([]mancala.Ruleset, len(texts))
 	for i, t := range texts {
 		rs, err := mancala.ParseRuleset(t)
