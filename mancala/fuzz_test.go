@@ -158,3 +158,50 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRecordGame plays games whose actions the fuzzer chooses (one byte per
+// action, an index into the legal actions), stopping anywhere, even mid-turn:
+// the record must print, read back equal, and replay to the same position
+// and hash.
+func FuzzRecordGame(f *testing.F) {
+	f.Add(uint8(0), []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	f.Add(uint8(1), []byte{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2})
+	f.Add(uint8(3), []byte("nsolo removal and picks"))
+	f.Add(uint8(4), []byte("choro clockwise"))
+	rss := Presets()
+	for _, v := range variants {
+		rss = append(rss, MustParseRuleset(v))
+	}
+	f.Fuzz(func(t *testing.T, which uint8, choices []byte) {
+		rs := rss[int(which)%len(rss)]
+		s, err := NewGame(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := NewRecorder(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range choices {
+			legal := rec.State().Legal(nil)
+			if len(legal) == 0 {
+				break
+			}
+			if err := rec.Apply(legal[int(c)%len(legal)]); err != nil {
+				t.Fatalf("%s: legal action refused: %v", rs, err)
+			}
+		}
+		r := rec.Record()
+		back, err := ParseRecord(r.String())
+		if err != nil || !back.Equal(r) {
+			t.Fatalf("%s: record does not read back: %v\n%s", rs, err, r)
+		}
+		end, err := back.Replay()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", rs, err, r)
+		}
+		if want := rec.State(); end.Position() != want.Position() || end.Hash() != want.Hash() || end.Pending() != want.Pending() {
+			t.Fatalf("%s: replay ends at %s (%s), game at %s (%s)", rs, end.Position(), end.Pending(), want.Position(), want.Pending())
+		}
+	})
+}
