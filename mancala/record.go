@@ -60,6 +60,7 @@ type RecordError struct {
 	Err    error  // the underlying error, if any (such as the engine's refusal)
 }
 
+// Error describes the fault: "mancala: record line 3 turn 5 (North): …".
 func (e *RecordError) Error() string {
 	var b strings.Builder
 	b.WriteString("mancala: record")
@@ -146,6 +147,7 @@ func (p *recordParser) parse(text string) error {
 		return &RecordError{Reason: "the record is not valid UTF-8 text"}
 	}
 	p.seen = map[string]bool{}
+	text = strings.TrimPrefix(text, "\ufeff") // a byte order mark some editors write
 	lines := strings.Split(text, "\n")
 	inHeaders := true
 	for i, raw := range lines {

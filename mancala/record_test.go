@@ -72,8 +72,8 @@ func TestParseRecordGood(t *testing.T) {
 			result: NorthWins,
 		},
 		{
-			name:   "headers only",
-			text:   "  [Ruleset \"musoro-tsoro\"]  \n[Result \"draw\"]",
+			name:   "headers only, after a byte order mark",
+			text:   "\ufeff  [Ruleset \"musoro-tsoro\"]  \n[Result \"draw\"]",
 			rs:     "musoro-tsoro",
 			result: Draw,
 		},
