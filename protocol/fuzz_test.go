@@ -55,8 +55,8 @@ func FuzzEngine(f *testing.F) {
 				if move, ok := strings.CutPrefix(ans, "bestmove "); ok && !slices.Contains(strings.Fields(legal)[1:], move) {
 					t.Fatalf("%q answered %q, not in %q", line, ans, legal)
 				}
-				if quit {
-					t.Fatalf("%q quit", line)
+				if quit || strings.Contains(ans, "chooser failed") {
+					t.Fatalf("%q answered %q, %v", line, ans, quit)
 				}
 				want = append(want, firstWord(ans))
 				continue
@@ -71,7 +71,7 @@ func FuzzEngine(f *testing.F) {
 			want = append(want, ans)
 		}
 		for _, ans := range want {
-			if strings.ContainsAny(ans, "\r\n") || !slices.Contains(answerKinds, firstWord(ans)) {
+			if strings.ContainsAny(ans, "\r\n") || !slices.Contains(answerKinds, firstWord(ans)) || strings.HasPrefix(ans, internalError) {
 				t.Fatalf("bad answer %q", ans)
 			}
 		}

@@ -84,10 +84,11 @@ type Config struct {
 // Engine is one protocol session: the game being played and the chooser.
 // An Engine is not safe for concurrent use.
 type Engine struct {
-	cfg  Config
-	game *mancala.State // nil before the first new
-	buf  []mancala.Action
-	ctx  context.Context // the context of Run, for go
+	cfg   Config
+	game  *mancala.State // nil before the first new
+	spare *mancala.State // a copy to change, swapped with game on success
+	buf   []mancala.Action
+	ctx   context.Context // the context of Run, for go
 }
 
 // New returns an engine with no game yet.
@@ -117,10 +118,19 @@ func (e *Engine) State() *mancala.State {
 
 const commandList = "commands are new, position, play, legal, show, result, go and quit"
 
+// internalError starts the answer to a command that made the rules core or
+// the chooser panic: a bug, reported rather than crashing the engine.
+const internalError = "error internal error (a bug; the game is unchanged): "
+
 // Handle answers one line (without its end of line; a trailing CR is
 // ignored). It returns the answer line, without a newline, and whether the
 // session ends (quit, whose answer is ""). It never panics.
 func (e *Engine) Handle(line string) (answer string, quit bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			answer, quit = clean(fmt.Sprintf("%s%v", internalError, p)), false
+		}
+	}()
 	line = strings.TrimSuffix(line, "\r")
 	if len(line) > e.cfg.MaxLine {
 		return fmt.Sprintf("error line of %d bytes is too long; lines are at most %d bytes", len(line), e.cfg.MaxLine), false
@@ -169,9 +179,9 @@ func (e *Engine) gameCommand(cmd string, args []string) (string, error) {
 	switch cmd {
 	case "position":
 		if len(args) == 0 {
-			return "", fmt.Errorf("position needs a position, such as %s", e.game.Clone().Position())
+			return "", fmt.Errorf("position needs a position, such as %s", e.game.Position())
 		}
-		return "", e.game.SetPosition(strings.Join(args, " "))
+		return "", e.update(func(s *mancala.State) error { return s.SetPosition(strings.Join(args, " ")) })
 	case "play":
 		if len(args) != 1 {
 			return "", errors.New("play takes one action, such as play a3, play a3cw, play stop or play xd5")
@@ -180,7 +190,7 @@ func (e *Engine) gameCommand(cmd string, args []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return "", e.game.Apply(a)
+		return "", e.update(func(s *mancala.State) error { return s.Apply(a) })
 	case "legal":
 		if err := noArgs(); err != nil {
 			return "", err
@@ -203,6 +213,21 @@ func (e *Engine) gameCommand(cmd string, args []string) (string, error) {
 	return e.goSearch(args)
 }
 
+// update changes the game by f on a copy, kept only when f succeeds, so that
+// neither an error nor a panic can leave the game half changed.
+func (e *Engine) update(f func(*mancala.State) error) error {
+	if e.spare == nil {
+		e.spare = e.game.Clone()
+	} else {
+		e.spare.CopyFrom(e.game)
+	}
+	if err := f(e.spare); err != nil {
+		return err
+	}
+	e.game, e.spare = e.spare, e.game
+	return nil
+}
+
 func (e *Engine) newGame(args []string) error {
 	if len(args) == 0 {
 		return errors.New("new needs a ruleset, such as new tsoro size=8; games are tsoro, misoro-tsoro, musoro-tsoro, nsolo and choro")
@@ -215,7 +240,7 @@ func (e *Engine) newGame(args []string) error {
 	if err != nil {
 		return err
 	}
-	e.game = g
+	e.game, e.spare = g, nil
 	return nil
 }
 
