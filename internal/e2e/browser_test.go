@@ -43,14 +43,32 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// session is one browser with the server under test.
+// session is one browser with the server under test, shared by subtests.
 type session struct {
 	t       *testing.T
 	base    string
 	browser context.Context
 	shots   string
-	mu      sync.Mutex
-	errs    []string
+	log     *errLog
+}
+
+// errLog collects the errors the pages report.
+type errLog struct {
+	mu   sync.Mutex
+	errs []string
+}
+
+func (l *errLog) add(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.errs = append(l.errs, fmt.Sprintf(format, args...))
+}
+
+// with returns the session for a subtest.
+func (s *session) with(t *testing.T) *session {
+	c := *s
+	c.t = t
+	return &c
 }
 
 // newSession starts the server and a headless chromium.
@@ -91,11 +109,11 @@ func newSession(t *testing.T) *session {
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := &session{t: t, base: base, browser: browser, shots: shots}
+	s := &session{t: t, base: base, browser: browser, shots: shots, log: &errLog{}}
 	t.Cleanup(func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for _, e := range s.errs {
+		s.log.mu.Lock()
+		defer s.log.mu.Unlock()
+		for _, e := range s.log.errs {
 			t.Errorf("browser: %s", e)
 		}
 	})
@@ -115,9 +133,7 @@ func (s *session) tab(name string, w, h int) context.Context {
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *runtime.EventExceptionThrown:
-			s.mu.Lock()
-			s.errs = append(s.errs, fmt.Sprintf("%s: exception: %s", name, exceptionText(e.ExceptionDetails)))
-			s.mu.Unlock()
+			s.log.add("%s: exception: %s", name, exceptionText(e.ExceptionDetails))
 		case *runtime.EventConsoleAPICalled:
 			if e.Type == runtime.ConsoleAPICalledTypeError {
 				var parts []string
@@ -125,9 +141,7 @@ func (s *session) tab(name string, w, h int) context.Context {
 					parts = append(parts, string(a.Value)+a.Description)
 				}
 				msg := strings.Join(parts, " ")
-				s.mu.Lock()
-				s.errs = append(s.errs, fmt.Sprintf("%s: console error: %s", name, msg))
-				s.mu.Unlock()
+				s.log.add("%s: console error: %s", name, msg)
 			}
 		}
 	})

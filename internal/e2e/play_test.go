@@ -90,9 +90,19 @@ func (s *session) newGame(ctx context.Context, game string, opts map[string]stri
 	return id
 }
 
-// TestPlayAgainstAI plays a whole game against the AI with clicks and keys.
-func TestPlayAgainstAI(t *testing.T) {
+// TestBrowser runs the browser tests on one server and one chromium
+// (starting chromium takes seconds on a busy machine).
+func TestBrowser(t *testing.T) {
 	s := newSession(t)
+	t.Run("PlayAgainstAI", func(t *testing.T) { playAgainstAI(s.with(t)) })
+	t.Run("OnlineGame", func(t *testing.T) { onlineGame(s.with(t)) })
+	t.Run("ReplayAndArchive", func(t *testing.T) { replayAndArchive(s.with(t)) })
+	t.Run("Pages", func(t *testing.T) { pages(s.with(t)) })
+}
+
+// playAgainstAI plays a whole game against the AI with clicks and keys.
+func playAgainstAI(s *session) {
+	t := s.t
 	ctx := s.tab("player", desktopW, desktopH)
 	id := s.newGame(ctx, "tsoro", map[string]string{"size": "6", "heads": "none", "bonus": "3"}, "ai", "1", "S")
 
@@ -124,6 +134,7 @@ func TestPlayAgainstAI(t *testing.T) {
 	}
 	s.run(ctx, chromedp.Click(chromedp.ID("#skip")))
 	s.waitJS(ctx, `document.querySelector("#moves td.last")`, 10*time.Second)
+	s.waitJS(ctx, `document.querySelector("#announce").textContent.startsWith("South a2: sows 2 stones from a2")`, 5*time.Second)
 	first := s.text(ctx, "#moves td")
 	if first != "a2" {
 		t.Fatalf("first move %q, want a2 (focus a1, arrow right, Enter)", first)
@@ -186,10 +197,10 @@ func TestPlayAgainstAI(t *testing.T) {
 	s.waitJS(ctx, `location.pathname !== "/game/`+id+`" && document.querySelector("#mode") && document.querySelector("#mode").textContent === "you play North"`, 10*time.Second)
 }
 
-// TestOnlineGame plays between two browsers by invite link, with a third
+// onlineGame plays between two browsers by invite link, with a third
 // watching.
-func TestOnlineGame(t *testing.T) {
-	s := newSession(t)
+func onlineGame(s *session) {
+	t := s.t
 	alice := s.tab("alice", desktopW, desktopH)
 	id := s.newGame(alice, "tsoro", map[string]string{"size": "8"}, "friend", "", "S")
 	s.waitJS(alice, `!document.querySelector("#invite-card").classList.contains("hidden") && document.querySelector("#invite-url").value`, 10*time.Second)

@@ -109,7 +109,7 @@ class GamePage {
   }
 
   enqueue(view, events, front = false) {
-    if (!view) return;
+    if (!view || !view.board || !view.board.rows) return;
     if (front) this.queue.unshift({ view, events });
     else this.queue.push({ view, events });
     this.pump();
@@ -413,7 +413,9 @@ class GamePage {
     try {
       const side = this.local ? this.view.to_move : this.view.you;
       const res = await post(`/api/games/${encodeURIComponent(this.id)}/resign`, {}, { token: this.tokenFor(side) });
-      if (res && res.game) this.enqueue(res.game, []);
+      // The server answers the game view (or {game: view}).
+      const view = res && res.game ? res.game : res;
+      if (view && view.board) this.enqueue(view, []);
       else this.refetch();
     } catch (err) {
       toast(err.message);

@@ -21,11 +21,11 @@ export class Player {
     this.busy = false;
     const boardBox = h("div", { class: "board-scroll" });
     this.board = new Board(boardBox, { label: opts.label || "Replay board" });
-    this.first = h("button", { class: "btn small", type: "button", "aria-label": "First position", onclick: () => this.go(0) }, "⏮");
-    this.prev = h("button", { class: "btn small", type: "button", "aria-label": "Previous action", onclick: () => this.go(this.ply - 1) }, "◀");
+    this.first = h("button", { class: "btn small", type: "button", "aria-label": "First position", onclick: () => this.go(0) }, "«");
+    this.prev = h("button", { class: "btn small", type: "button", "aria-label": "Previous action", onclick: () => this.go(this.ply - 1) }, "‹");
     this.playBtn = h("button", { class: "btn small primary", type: "button", "aria-label": "Play", onclick: () => this.toggle() }, "▶ Play");
-    this.next = h("button", { class: "btn small", type: "button", "aria-label": "Next action", onclick: () => this.step() }, "▶");
-    this.last = h("button", { class: "btn small", type: "button", "aria-label": "Last position", onclick: () => this.go(this.length()) }, "⏭");
+    this.next = h("button", { class: "btn small", type: "button", "aria-label": "Next action", onclick: () => this.step() }, "›");
+    this.last = h("button", { class: "btn small", type: "button", "aria-label": "Last position", onclick: () => this.go(this.length()) }, "»");
     this.slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "Ply", oninput: () => this.go(Number(this.slider.value)) });
     this.out = h("output", {}, "0 / 0");
     this.caption = h("p", { class: "caption", "aria-live": "polite" });

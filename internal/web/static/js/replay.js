@@ -2,7 +2,6 @@
 // animation, a slider, a shareable link to any ply, and the record download.
 
 import { get, saveSetting, setting } from "./api.js";
-import { sideName } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { Player } from "./player.js";
 import { $, copyText, h, pageId, playerText, resultText } from "./ui.js";
@@ -45,7 +44,9 @@ async function setup() {
     $("#error").textContent = err.message;
     return;
   }
-  $("#title").textContent = `Replay · ${data.ruleset_title || data.ruleset.split(" ")[0]}`;
+  const game = data.ruleset.split(" ")[0];
+  const title = data.ruleset_title || game.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+  $("#title").textContent = `Replay · ${title}`;
   $("#ruleset").textContent = data.ruleset;
   const ps = data.players || {};
   $("#players").textContent = `South: ${playerText(ps.S)} · North: ${playerText(ps.N)}`;
@@ -56,7 +57,7 @@ async function setup() {
   $("#banner").append(h("div", { class: "grow" }, r.title, h("small", {}, r.detail)));
   const ply = Number(new URLSearchParams(location.search).get("ply") || "0");
   player.load(data, Number.isFinite(ply) ? ply : 0);
-  document.title = `Replay ${sideName("S")} vs ${sideName("N")} · matombo`;
+  document.title = `Replay · ${title} · matombo`;
 }
 
 setup();
