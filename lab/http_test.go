@@ -1,0 +1,120 @@
+package lab
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func post(t *testing.T, h http.Handler, body string) (*httptest.ResponseRecorder, map[string]any) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/lab", strings.NewReader(body)))
+	var out map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("answer %d is not JSON: %v\n%s", rec.Code, err, rec.Body.String())
+	}
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	return rec, out
+}
+
+func TestHTTPRun(t *testing.T) {
+	h := NewHTTPHandler(HTTPOptions{})
+	rec, out := post(t, h, `{"rulesets":["tsoro size=8","nsolo"],"games":100,"player":"random","seed":9}`)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	var resp HTTPResponse
+	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
+		t.Fatal(err)
+	}
+	if !resp.Complete || resp.Seed != 9 || resp.GamesPerRuleset != 100 || len(resp.Rulesets) != 2 || resp.Rulesets[1].Games != 100 {
+		t.Errorf("response %+v", out)
+	}
+	for _, name := range []string{"game-length", "first-player"} {
+		svg := resp.Plots[name]
+		if !strings.HasPrefix(svg, "<svg") || xml.Unmarshal([]byte(svg), new(struct{})) != nil {
+			t.Errorf("plot %s is not an SVG document: %.80q", name, svg)
+		}
+		if strings.Contains(svg, "style") {
+			t.Errorf("plot %s uses styles, which the pages' CSP refuses", name)
+		}
+	}
+}
+
+func TestHTTPErrors(t *testing.T) {
+	h := NewHTTPHandler(HTTPOptions{MaxGames: 1000, MaxRulesets: 2})
+	cases := map[string]string{
+		"not JSON":         `rulesets=tsoro`,
+		"unknown field":    `{"rulesets":["tsoro"],"games":10,"gmaes":3}`,
+		"no ruleset":       `{"rulesets":[],"games":10}`,
+		"too many sets":    `{"rulesets":["tsoro","nsolo","choro"],"games":10}`,
+		"bad ruleset":      `{"rulesets":["tsoro size=99"],"games":10}`,
+		"too many games":   `{"rulesets":["tsoro","nsolo"],"games":501}`,
+		"no games":         `{"rulesets":["tsoro"],"games":0}`,
+		"bad player":       `{"rulesets":["tsoro"],"games":10,"player":"level:12"}`,
+		"too large a body": `{"rulesets":["` + strings.Repeat("x", maxBody) + `"],"games":10}`,
+	}
+	for name, body := range cases {
+		rec, out := post(t, h, body)
+		msg, _ := out["error"].(string)
+		if rec.Code != http.StatusBadRequest || out["code"] != "bad_request" || !strings.HasPrefix(msg, "lab: ") {
+			t.Errorf("%s: %d %v", name, rec.Code, out)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, "/api/lab", nil))
+	if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") == "" {
+		t.Errorf("DELETE: %d, Allow %q", rec.Code, rec.Header().Get("Allow"))
+	}
+}
+
+// TestHTTPOneAtATime checks that a request made while an experiment runs is
+// refused, and that the next one after it runs.
+func TestHTTPOneAtATime(t *testing.T) {
+	h := NewHTTPHandler(HTTPOptions{}).(*handler)
+	h.busy <- struct{}{} // an experiment is running
+	rec, out := post(t, h, `{"rulesets":["tsoro"],"games":10}`)
+	if rec.Code != http.StatusTooManyRequests || out["code"] != "rate_limited" {
+		t.Errorf("while busy: %d %v", rec.Code, out)
+	}
+	<-h.busy
+	if rec, _ := post(t, h, `{"rulesets":["tsoro"],"games":10}`); rec.Code != http.StatusOK {
+		t.Errorf("after: %d", rec.Code)
+	}
+}
+
+// TestHTTPTimeBudget checks that a request stops at its time budget and
+// reports the games finished.
+func TestHTTPTimeBudget(t *testing.T) {
+	h := NewHTTPHandler(HTTPOptions{MaxTime: 50 * time.Millisecond, MaxGames: 1_000_000})
+	start := time.Now()
+	rec, out := post(t, h, `{"rulesets":["tsoro size=21 heads=none bonus=0"],"games":1000000}`)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v with a 50 ms budget", took)
+	}
+	if rec.Code != http.StatusOK || out["complete"] != false {
+		t.Errorf("%d complete=%v", rec.Code, out["complete"])
+	}
+}
+
+func TestHTTPLimits(t *testing.T) {
+	h := NewHTTPHandler(HTTPOptions{})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/lab", nil))
+	body, _ := io.ReadAll(rec.Body)
+	var l HTTPLimits
+	if err := json.Unmarshal(body, &l); err != nil || rec.Code != http.StatusOK {
+		t.Fatalf("%d %v %s", rec.Code, err, body)
+	}
+	if l.MaxGames != 20_000 || l.MaxSeconds != 10 || l.MaxRulesets != 8 || len(l.Players) != 9 || l.Players[4] != "level:4" || len(l.Presets) != 5 {
+		t.Errorf("limits %+v", l)
+	}
+}
