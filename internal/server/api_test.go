@@ -136,7 +136,9 @@ func TestPlayAgainstAI(t *testing.T) {
 		t.Fatalf("after %s: position %s you %q, mirror %s", a, res.Game.Position, res.Game.You, m.s.Position())
 	}
 	// The AI answers when the turn is over.
-	e.waitFor(c.ID, c.Token, func(v app.GameView) bool { return v.Status == "over" || (v.ToMove == "N" && !v.Thinking && len(v.Turns) >= 3) })
+	e.waitFor(c.ID, c.Token, func(v app.GameView) bool {
+		return v.Status == "over" || (v.ToMove == "N" && !v.Thinking && len(v.Turns) >= 3)
+	})
 	g, err := e.store.Game(t.Context(), c.ID)
 	if err != nil || len(g.Actions) < 3 || g.Actions[v.Ply].Action != a {
 		t.Fatalf("stored game %+v, %v", g, err)

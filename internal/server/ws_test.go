@@ -1,0 +1,225 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"matombo/internal/app"
+)
+
+// wsClient is a test WebSocket client of a game.
+type wsClient struct {
+	t    *testing.T
+	conn *websocket.Conn
+}
+
+func (e *testEnv) dial(id string, header http.Header) (*wsClient, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	u := "ws" + strings.TrimPrefix(e.http.URL, "http") + "/api/games/" + id + "/ws"
+	conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: header})
+	if err != nil {
+		return nil, err
+	}
+	c := &wsClient{t: e.t, conn: conn}
+	e.t.Cleanup(func() { conn.CloseNow() })
+	return c, nil
+}
+
+func (c *wsClient) send(v any) {
+	c.t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.conn.Write(ctx, websocket.MessageText, data); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *wsClient) sendRaw(s string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.conn.Write(ctx, websocket.MessageText, []byte(s)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *wsClient) recv() serverMsg {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, data, err := c.conn.Read(ctx)
+	if err != nil {
+		c.t.Fatalf("read: %v", err)
+	}
+	var m serverMsg
+	if err := json.Unmarshal(data, &m); err != nil {
+		c.t.Fatalf("bad message %s: %v", data, err)
+	}
+	return m
+}
+
+func (c *wsClient) hello(token string, ply int) app.GameView {
+	c.t.Helper()
+	c.send(map[string]any{"type": "hello", "token": token, "ply": ply})
+	m := c.recv()
+	if m.Type != "state" || m.Game == nil {
+		c.t.Fatalf("answer to hello: %+v", m)
+	}
+	return *m.Game
+}
+
+// TestWebSocketPlayersAndSpectator: two players and a spectator watch a
+// friend game; actions over the socket and over POST reach everyone, each
+// with its own seat.
+func TestWebSocketPlayersAndSpectator(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "tsoro size=8", Opponent: "friend", Side: "S"})
+	var j app.Joined
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": c.Invite[strings.LastIndex(c.Invite, "/")+1:]}, 200, &j)
+
+	south, err := e.dial(c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	north, _ := e.dial(c.ID, nil)
+	spec, _ := e.dial(c.ID, nil)
+	if v := south.hello(c.Token, 0); v.You != "S" || v.Ply != 0 {
+		t.Fatalf("south state %+v", v)
+	}
+	if v := north.hello(j.Token, 0); v.You != "N" {
+		t.Fatalf("north state you %q", v.You)
+	}
+	if v := spec.hello("", 0); v.You != "" || v.Status != "playing" {
+		t.Fatalf("spectator state you %q", v.You)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for e.srv.hub.clients(c.ID) != 3 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	m := newMirror(t, "tsoro size=8")
+	ply := 0
+	// South acts over the socket; every client gets the update.
+	a := m.next(t)
+	south.send(map[string]any{"type": "action", "action": a, "ply": ply})
+	m.apply(t, a)
+	ply++
+	for name, cl := range map[string]*wsClient{"south": south, "north": north, "spectator": spec} {
+		u := cl.recv()
+		if u.Type != "update" || u.Game.Ply != ply || u.Game.Position != m.s.Position() || len(u.Events) == 0 || u.Events[0].By != "S" {
+			t.Fatalf("%s: update %+v", name, u)
+		}
+		want := map[string]string{"south": "S", "north": "N", "spectator": ""}[name]
+		if u.Game.You != want {
+			t.Errorf("%s: you %q, want %q", name, u.Game.You, want)
+		}
+	}
+	// The spectator and North cannot act for South.
+	spec.send(map[string]any{"type": "action", "action": "a1", "ply": ply})
+	if r := spec.recv(); r.Type != "error" || r.Code != app.EForbidden {
+		t.Fatalf("spectator action: %+v", r)
+	}
+	idle := map[bool]*wsClient{true: north, false: south}[m.s.ToMove().String() == "S"]
+	idle.send(map[string]any{"type": "action", "action": "a1", "ply": ply})
+	if r := idle.recv(); r.Type != "error" || r.Code != app.EForbidden || !strings.Contains(r.Error, "decision") {
+		t.Fatalf("acting on the other side's decision: %+v", r)
+	}
+	// Bad messages get errors and the connection stays.
+	spec.sendRaw(`{"type":"dance"}`)
+	if r := spec.recv(); r.Type != "error" || !strings.Contains(r.Error, "dance") {
+		t.Fatalf("unknown type: %+v", r)
+	}
+	spec.sendRaw(`not json`)
+	if r := spec.recv(); r.Type != "error" || r.Code != app.EInvalid {
+		t.Fatalf("bad JSON: %+v", r)
+	}
+	spec.send(map[string]string{"type": "ping"})
+	if r := spec.recv(); r.Type != "pong" {
+		t.Fatalf("ping: %+v", r)
+	}
+	// An action over POST reaches the sockets too.
+	v := e.view(c.ID, "")
+	a = v.Legal[0]
+	e.call("POST", "/api/games/"+c.ID+"/actions", tokenFor(v.ToMove, c.Token, j.Token), map[string]any{"action": a, "ply": v.Ply}, 200, nil)
+	for _, cl := range []*wsClient{south, north, spec} {
+		if u := cl.recv(); u.Type != "update" || u.Game.Ply != v.Ply+1 {
+			t.Fatalf("update after POST: %+v", u)
+		}
+	}
+	// A reconnecting client gets the full state at once.
+	south.conn.Close(websocket.StatusNormalClosure, "tab closed")
+	again, _ := e.dial(c.ID, nil)
+	if s := again.hello(c.Token, 1); s.Ply != v.Ply+1 || s.You != "S" {
+		t.Fatalf("reconnect state ply %d you %q", s.Ply, s.You)
+	}
+}
+
+func tokenFor(side, south, north string) string {
+	if side == "S" {
+		return south
+	}
+	return north
+}
+
+func TestWebSocketRefusals(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
+	// Another site's page may not open the socket.
+	if _, err := e.dial(c.ID, http.Header{"Origin": {"https://evil.example"}}); err == nil {
+		t.Error("a cross-origin WebSocket was accepted")
+	}
+	// The first message must be hello.
+	cl, err := e.dial(c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.send(map[string]any{"type": "ping"})
+	if r := cl.recv(); r.Type != "error" || !strings.Contains(r.Error, "hello") {
+		t.Fatalf("no hello: %+v", r)
+	}
+	// An unknown game.
+	cl, _ = e.dial("nosuchgame", nil)
+	cl.send(map[string]any{"type": "hello"})
+	if r := cl.recv(); r.Type != "error" || r.Code != app.ENotFound {
+		t.Fatalf("unknown game: %+v", r)
+	}
+	// Too large a message closes the connection.
+	cl, _ = e.dial(c.ID, nil)
+	cl.hello("", 0)
+	cl.sendRaw(`{"type":"ping","action":"` + strings.Repeat("x", maxWSMessage) + `"}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, _, err := cl.conn.Read(ctx); websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+		t.Fatalf("oversized message: read error %v, want close status 1009", err)
+	}
+}
+
+// TestWebSocketAIUpdates: the AI's decisions reach the socket one by one.
+func TestWebSocketAIUpdates(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "choro", Opponent: "ai", Level: 1, Side: "S"})
+	cl, _ := e.dial(c.ID, nil)
+	v := cl.hello(c.Token, 0)
+	cl.send(map[string]any{"type": "action", "action": v.Legal[0], "ply": 0})
+	u := cl.recv()
+	if u.Type != "update" || u.Events[0].By != "S" {
+		t.Fatalf("own update %+v", u)
+	}
+	for u.Game.ToMove != "S" && u.Game.Status == "playing" || u.Game.Thinking {
+		u = cl.recv()
+		if u.Type != "update" || u.Events[0].By != "N" {
+			t.Fatalf("AI update %+v", u)
+		}
+	}
+}
