@@ -38,8 +38,9 @@ type Tag struct {
 // The Result of a game that has ended must be the one the rules give it. A
 // game not over (by the rules) may carry any result: "*" while it is in
 // play, or a win or draw agreed or decided outside the rules (a resignation,
-// a time forfeit, an adjudication by a person). A game in play ("*") may
-// also stop in the middle of a turn: its last turn may be unfinished.
+// a time forfeit, an adjudication by a person). As such a game may stop at
+// any moment, its last turn may be unfinished (a player may resign at a head
+// decision); every other turn must be complete.
 type Record struct {
 	Ruleset  Ruleset
 	Position string // start position in notation; "" for the ruleset's start
@@ -536,9 +537,9 @@ func (r *Record) Start() (*State, error) {
 
 // Replay plays the record from its start and returns the final state. It
 // checks that every action is legal, that each turn ends exactly after its
-// last written action (an unfinished last turn is allowed only in a game in
-// play, Result "*"), and that a game the rules have ended carries their
-// result. Errors are *RecordError naming the turn, the side and the action.
+// last written action (only the last turn may be unfinished: the game then
+// stopped mid-turn, in play or ended outside the rules), and that a game the
+// rules have ended carries their result. Errors are *RecordError naming the turn, the side and the action.
 func (r *Record) Replay() (*State, error) {
 	s, err := r.Start()
 	if err != nil {
@@ -567,7 +568,7 @@ func (r *Record) Replay() (*State, error) {
 			switch {
 			case done && k < len(turn)-1:
 				return nil, fail(k+2, turn[k+1].String(), fmt.Sprintf("the turn ended after action %d (%s); surplus action(s) %s", k+1, a, joinActions(turn[k+1:])), nil)
-			case !done && k == len(turn)-1 && (t < len(r.Turns)-1 || r.Result != NoResult):
+			case !done && k == len(turn)-1 && t < len(r.Turns)-1:
 				return nil, fail(k+1, a.String(), fmt.Sprintf("the turn does not end after its last action %s: it needs more actions (next: %s; legal actions are %s)", a, s.Pending(), joinSorted(s.Legal(nil))), nil)
 			}
 		}
@@ -646,14 +647,11 @@ func (r *Recorder) Apply(a Action) error {
 func (r *Recorder) SetTag(key, value string) error { return r.rec.SetTag(key, value) }
 
 // SetResult records a result decided outside the rules, such as a
-// resignation. It is refused once the rules have ended the game (their result
-// stands) and in the middle of a turn.
+// resignation, at any moment, even mid-turn; NoResult takes it back. It is
+// refused once the rules have ended the game: their result stands.
 func (r *Recorder) SetResult(res Result) error {
 	if r.s.IsOver() {
 		return fmt.Errorf("mancala: the game is over (%s by %s); its result stands", r.s.Outcome().Result, r.s.Outcome().Reason)
-	}
-	if len(r.turn) > 0 && res != NoResult {
-		return fmt.Errorf("mancala: a result can be set only between turns; the turn in play needs more actions (%s)", r.s.Pending())
 	}
 	r.result = res
 	return nil

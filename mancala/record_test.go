@@ -246,7 +246,6 @@ func TestReplayTurnEnds(t *testing.T) {
 		{"surplus action", "*", "1. a1,stop", "the turn ended after action 1 (a1); surplus action(s) stop", 1, 2},
 		{"surplus actions", "*", "1. a1 d4,stop,d2,stop", "the turn ended after action 2 (stop); surplus action(s) d2,stop", 2, 3},
 		{"turn needs more, not the last turn", "*", "1. a1 d4 2. a7", "the turn does not end after its last action d4: it needs more actions (next: relay from the head d2 or stop; legal actions are d2 stop)", 2, 1},
-		{"turn needs more, game with a result", "N", "1. a1 d4", "the turn does not end after its last action d4", 2, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -260,19 +259,21 @@ func TestReplayTurnEnds(t *testing.T) {
 			}
 		})
 	}
-	t.Run("unfinished last turn of a game in play", func(t *testing.T) {
-		r, err := ParseRecord(strings.Replace(head, "%s", "*", 1) + "1. a1 d4")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := r.Replay()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.AtTurnStart() || s.ToMove() != North || !strings.Contains(s.Pending(), "relay from the head d2") {
-			t.Errorf("replay stopped at %s (%q), want North mid-turn at the head d2", s.Position(), s.Pending())
-		}
-	})
+	for _, result := range []string{"*", "S"} { // in play, or North resigned mid-turn
+		t.Run("unfinished last turn, result "+result, func(t *testing.T) {
+			r, err := ParseRecord(strings.Replace(head, "%s", result, 1) + "1. a1 d4")
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := r.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.AtTurnStart() || s.ToMove() != North || !strings.Contains(s.Pending(), "relay from the head d2") {
+				t.Errorf("replay stopped at %s (%q), want North mid-turn at the head d2", s.Position(), s.Pending())
+			}
+		})
+	}
 	t.Run("empty turn", func(t *testing.T) {
 		r := &Record{Ruleset: MustParseRuleset("tsoro size=8"), Turns: [][]Action{{HoleAction(MakeHole(RowA, 1))}, {}}}
 		_, err := r.Replay()
@@ -404,11 +405,22 @@ func TestRecorder(t *testing.T) {
 	if got := strings.Join(turnStrings(rec.Record()), " "); got != "a1 d4" {
 		t.Errorf("mid-turn record turns %q, want \"a1 d4\"", got)
 	}
-	if err := rec.SetResult(SouthWins); err == nil {
-		t.Error("SetResult accepted a result mid-turn")
-	}
 	if _, err := NewRecorder(rec.State()); err == nil {
 		t.Error("NewRecorder accepted a state mid-turn")
+	}
+	// North resigns at the head decision, then the resignation is taken back.
+	if err := rec.SetResult(SouthWins); err != nil {
+		t.Fatal(err)
+	}
+	resigned := rec.Record()
+	if resigned.Result != SouthWins || resigned.String() != "[Ruleset \"tsoro size=8\"]\n[Result \"S\"]\n\n1. a1 d4 S\n" {
+		t.Errorf("mid-turn resignation recorded as\n%s", resigned)
+	}
+	if _, err := resigned.Replay(); err != nil {
+		t.Errorf("the mid-turn resignation does not replay: %v", err)
+	}
+	if err := rec.SetResult(NoResult); err != nil {
+		t.Fatal(err)
 	}
 	if err := rec.Apply(d2); err != nil {
 		t.Fatal(err)
