@@ -132,7 +132,6 @@ type recordParser struct {
 	line      int
 	seen      map[string]bool
 	start     Player
-	turnsDone bool // the trailing result was read
 	number    int  // move number read and not yet followed by its turn (0: none)
 	numberTok string
 	numberAt  int
@@ -187,11 +186,6 @@ func (p *recordParser) parse(text string) error {
 	if p.number != 0 {
 		p.line = p.numberAt
 		return p.fail(fmt.Sprintf("move number %q is not followed by a turn", p.numberTok), p.numberTok)
-	}
-	if p.trailing != "" {
-		if r := resultNames[p.trailing]; r != p.rec.Result {
-			return &RecordError{Line: p.line, Text: p.trailing, Reason: fmt.Sprintf("the result after the turns is %s but the Result header says %s; they must agree", p.trailing, p.rec.Result)}
-		}
 	}
 	return nil
 }
@@ -278,9 +272,12 @@ func (p *recordParser) token(tok string) error {
 	if p.trailing != "" {
 		return p.fail(fmt.Sprintf("%q after the result %s; the result ends the record", tok, p.trailing), tok)
 	}
-	if _, ok := resultNames[tok]; ok {
+	if r, ok := resultNames[tok]; ok {
 		if p.number != 0 {
 			return p.fail(fmt.Sprintf("move number %q is followed by the result, not a turn", p.numberTok), p.numberTok)
+		}
+		if r != p.rec.Result {
+			return p.fail(fmt.Sprintf("the result after the turns is %s but the Result header says %s; they must agree", tok, p.rec.Result), tok)
 		}
 		p.trailing = tok
 		return nil

@@ -147,7 +147,7 @@ func TestParseRecordBad(t *testing.T) {
 		{"number at the end", head + "1. a1 d4,d2 2.", 3, `move number "2." is not followed by a turn`},
 		{"number then result", head + "1. a1 d4,d2 2. *", 3, "followed by the result"},
 		{"text after result", head + "1. a1 * d4", 3, "after the result *"},
-		{"result disagrees", head + "1. a1 S", 3, "the result after the turns is S but the Result header says *"},
+		{"result disagrees", head + "1. a1 S\n\n", 3, "the result after the turns is S but the Result header says *"},
 		{"huge number", head + "99999999999999999999. a1", 3, "is not a move number"},
 		{"not UTF-8", head + "1. a1 \xff", 0, "not valid UTF-8"},
 	}
