@@ -132,7 +132,7 @@ type recordParser struct {
 	line      int
 	seen      map[string]bool
 	start     Player
-	number    int  // move number read and not yet followed by its turn (0: none)
+	number    int // move number read and not yet followed by its turn (0: none)
 	numberTok string
 	numberAt  int
 	trailing  string // the trailing result token, "" if none
