@@ -40,6 +40,20 @@ func listen(t *testing.T, ctx context.Context, n *Notifier) <-chan note {
 	return out
 }
 
+// expectNote waits up to 5 s for the next notification on ch, which must
+// be w.
+func expectNote(t *testing.T, ch <-chan note, w note, who string) {
+	t.Helper()
+	select {
+	case got := <-ch:
+		if got != w {
+			t.Errorf("%s heard %+v, want %+v", who, got, w)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s heard nothing in 5 s, want %+v", who, w)
+	}
+}
+
 // TestNotifyBetweenInstances uses two stores (two pools, as two server
 // instances have): each hears the other's notifications, in order, and not
 // its own.
@@ -63,27 +77,16 @@ func TestNotifyBetweenInstances(t *testing.T) {
 	if err := nb.Notify(ctx, "game2", 7); err != nil {
 		t.Fatal(err)
 	}
-	want := func(ch <-chan note, w note, who string) {
-		t.Helper()
-		select {
-		case got := <-ch:
-			if got != w {
-				t.Errorf("%s heard %+v, want %+v", who, got, w)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s heard nothing in 5 s, want %+v", who, w)
-		}
-	}
 	for ply := range 3 {
-		want(fromA, note{"game1", ply}, "b")
+		expectNote(t, fromA, note{"game1", ply}, "b")
 	}
-	want(fromB, note{"game2", 7}, "a")
+	expectNote(t, fromB, note{"game2", 7}, "a")
 	// Neither hears itself: after a round trip through the other, nothing
 	// more is queued.
 	if err := nb.Notify(ctx, "game3", 1); err != nil {
 		t.Fatal(err)
 	}
-	want(fromB, note{"game3", 1}, "a")
+	expectNote(t, fromB, note{"game3", 1}, "a")
 	select {
 	case n := <-fromA:
 		t.Errorf("b heard %+v, its own notification or a surplus one", n)
@@ -124,14 +127,7 @@ func TestNotifyInTransaction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	select {
-	case n := <-heard:
-		if n != (note{"g", 1}) {
-			t.Errorf("heard %+v, want only the committed {g 1}", n)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the committed notification was not heard")
-	}
+	expectNote(t, heard, note{"g", 1}, "the listener") // not {g 0}, rolled back
 }
 
 func TestParsePayload(t *testing.T) {
@@ -187,12 +183,5 @@ func TestListenReconnects(t *testing.T) {
 	if err := NewNotifier(a.Pool()).Notify(ctx, "g", 5); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case n := <-heard:
-		if n != (note{"g", 5}) {
-			t.Errorf("heard %+v", n)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("nothing heard after the reconnection")
-	}
+	expectNote(t, heard, note{"g", 5}, "the reconnected listener")
 }
