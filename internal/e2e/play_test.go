@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,7 @@ func (s *session) newGame(ctx context.Context, game string, opts map[string]stri
 func TestBrowser(t *testing.T) {
 	s := newSession(t)
 	t.Run("PlayAgainstAI", func(t *testing.T) { playAgainstAI(s.with(t)) })
+	t.Run("LocalGameHead", func(t *testing.T) { localGameHead(s.with(t)) })
 	t.Run("OnlineGame", func(t *testing.T) { onlineGame(s.with(t)) })
 	t.Run("ReplayAndArchive", func(t *testing.T) { replayAndArchive(s.with(t)) })
 	t.Run("Pages", func(t *testing.T) { pages(s.with(t)) })
@@ -264,4 +266,53 @@ func onlineGame(s *session) {
 	if !strings.Contains(banner, "You win") || !strings.Contains(banner, "North resigned") {
 		t.Errorf("Alice's banner after Bob resigned: %q", banner)
 	}
+}
+
+// localGameHead plays both sides on one device, by clicks, until a lap ends
+// in an occupied head; there it stops with the S key.
+func localGameHead(s *session) {
+	t := s.t
+	ctx := s.tab("local", desktopW, desktopH)
+	id := s.newGame(ctx, "tsoro", map[string]string{"size": "6", "bonus": "1"}, "local", "", "")
+	if badge := s.text(ctx, "#mode"); badge != "two players, one device" {
+		t.Fatalf("badge %q", badge)
+	}
+	s.run(ctx, setSpeed("instant"))
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 300; i++ {
+		state := js[string](s, ctx, gameState)
+		if state == "over" {
+			t.Fatal("the game ended before a lap ended in a head")
+		}
+		if state == "wait" {
+			time.Sleep(30 * time.Millisecond)
+			continue
+		}
+		buttons := js[[]string](s, ctx, `[...document.querySelectorAll("#prompt.active button[data-action]")].map(b => b.dataset.action)`)
+		if slices.Contains(buttons, "stop") {
+			prompt := s.text(ctx, "#prompt")
+			if !strings.Contains(prompt, "head") || !strings.Contains(prompt, "Relay from") {
+				t.Fatalf("the head prompt says %q", prompt)
+			}
+			s.shot(ctx, "desktop-head-prompt")
+			s.run(ctx, chromedp.KeyEvent("s"))
+			s.waitJS(ctx, `[...document.querySelectorAll("#moves td")].some(td => td.textContent.endsWith(",stop"))`, 5*time.Second)
+			var v gameView
+			s.api("GET", "/api/games/"+id, "", nil, &v)
+			last := v.Turns[len(v.Turns)-1]
+			if last[len(last)-1] != "stop" {
+				t.Fatalf("the server's last turn is %v", last)
+			}
+			return
+		}
+		holes := s.legalHoles(ctx)
+		switch {
+		case len(buttons) > 0:
+			s.run(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#prompt button[data-action=%q]`, buttons[rng.IntN(len(buttons))]))))
+		case len(holes) > 0:
+			s.run(ctx, clickHole(holes[rng.IntN(len(holes))]))
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatal("no lap ended in a head in 300 actions")
 }

@@ -166,17 +166,20 @@ func pages(s *session) {
 		s.t.Fatalf("create a choro game: status %d", code)
 	}
 	board := `document.querySelector("#board svg g.hole")`
-	list := []struct{ name, path, ready string }{
-		{"home", "/", `document.querySelector('input[name="game"]') && !document.querySelector("#playing").textContent.includes("Loading")`},
-		{"game-choro", choro.URL, board + ` && document.querySelector("#prompt.active")`},
-		{"game-nsolo36", big.URL, board + ` && document.querySelector("#prompt.active")`},
-		{"replay", "/replay/" + replayID + "?ply=7", `document.querySelector("#player output") && document.querySelector("#player output").textContent.startsWith("7 /")`},
-		{"archive", "/archive", `document.querySelector("#games tbody a")`},
-		{"position", "/position?ruleset=tsoro+size%3D8", `document.querySelector("#to-move").textContent`},
-		{"rules-tsoro", "/rules/tsoro", `document.querySelector("#demo-board svg g.hole")`},
-		{"rules-nsolo", "/rules/nsolo", `document.querySelector("#demo-board svg g.hole")`},
-		{"rules-choro", "/rules/choro", `document.querySelector("#demo-board svg g.hole")`},
-		{"notfound", "/no/such/page", `document.querySelector("h1")`},
+	list := []struct {
+		name, path, ready string
+		phone             bool // also on a phone (every page is shot on a desktop)
+	}{
+		{"home", "/", `document.querySelector('input[name="game"]') && !document.querySelector("#playing").textContent.includes("Loading")`, true},
+		{"game-choro", choro.URL, board + ` && document.querySelector("#prompt.active")`, true},
+		{"game-nsolo36", big.URL, board + ` && document.querySelector("#prompt.active")`, true},
+		{"replay", "/replay/" + replayID + "?ply=7", `document.querySelector("#player output") && document.querySelector("#player output").textContent.startsWith("7 /")`, true},
+		{"archive", "/archive", `document.querySelector("#games tbody a")`, true},
+		{"position", "/position?ruleset=tsoro+size%3D8", `document.querySelector("#to-move").textContent`, false},
+		{"rules-tsoro", "/rules/tsoro", `document.querySelector("#demo-board svg g.hole")`, true},
+		{"rules-nsolo", "/rules/nsolo", `document.querySelector("#demo-board svg g.hole")`, false},
+		{"rules-choro", "/rules/choro", `document.querySelector("#demo-board svg g.hole")`, false},
+		{"notfound", "/no/such/page", `document.querySelector("h1")`, false},
 	}
 	for _, vp := range []struct {
 		name string
@@ -184,6 +187,10 @@ func pages(s *session) {
 	}{{"phone", phoneW, phoneH}, {"desktop", desktopW, desktopH}} {
 		ctx := s.tab(vp.name, vp.w, vp.h)
 		for _, p := range list {
+			if vp.name == "phone" && !p.phone {
+				continue
+			}
+			t0 := time.Now()
 			s.run(ctx, chromedp.Navigate(s.base+p.path))
 			s.waitJS(ctx, p.ready, 10*time.Second)
 			if vp.name == "phone" {
@@ -193,7 +200,9 @@ func pages(s *session) {
 					s.t.Errorf("%s on a phone: the page is wider than the screen", p.name)
 				}
 			}
+			t1 := time.Now()
 			s.shot(ctx, vp.name+"-"+p.name)
+			s.t.Logf("%s %s: load %v, shot %v", vp.name, p.name, t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
 		}
 		// The Choro board in dark mode.
 		s.run(ctx, darkMode(true), chromedp.Navigate(s.base+choro.URL))

@@ -52,6 +52,23 @@ export class Board {
     this.skipping = false;
     this.animating = false;
     this.focusHole = null;
+    this.zoom = 1;
+  }
+
+  /** setZoom scales the board (1: fit the column; more: bigger holes, scrolled sideways). */
+  setZoom(z) {
+    this.zoom = Math.max(1, Math.min(3, z));
+    this.sizeSVG();
+  }
+
+  sizeSVG() {
+    if (!this.svg) return;
+    const n = this.board.size;
+    const w = ML + n * CELL + 10;
+    // Small boards fill the column; big ones keep a minimum hole size and scroll.
+    this.svg.style.width = `${100 * this.zoom}%`;
+    this.svg.style.minWidth = `${Math.round((n * 38 + 40) * this.zoom)}px`;
+    this.svg.style.maxWidth = this.zoom > 1 ? "none" : `${Math.round(w * 1.45)}px`;
   }
 
   /** setFlip turns the board 180° (North's view) and redraws. */
@@ -82,10 +99,6 @@ export class Board {
       role: "group",
       "aria-label": this.label,
     });
-    // Small boards fill the column; big ones keep a minimum hole size and scroll.
-    svg.style.width = "100%";
-    svg.style.minWidth = `${Math.round(n * 38 + 40)}px`;
-    svg.style.maxWidth = `${Math.round(w * 1.45)}px`;
     const defs = el("defs", {}, svg);
     const wood = el("linearGradient", { id: "wood", x1: 0, y1: 0, x2: 0.15, y2: 1 }, defs);
     el("stop", { offset: "0", class: "w1" }, wood);
@@ -136,6 +149,7 @@ export class Board {
     this.handText = el("text", { class: "hand-text" }, this.hand);
     svg.addEventListener("keydown", (e) => this.key(e));
     this.svg = svg;
+    this.sizeSVG();
     this.host.appendChild(svg);
     this.refresh();
   }

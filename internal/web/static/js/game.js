@@ -29,6 +29,8 @@ class GamePage {
       saveSetting("speed", this.speed);
     });
     $("#skip").addEventListener("click", () => this.board.skip());
+    $("#zoom-in").addEventListener("click", () => this.board.setZoom(this.board.zoom + 0.5));
+    $("#zoom-out").addEventListener("click", () => this.board.setZoom(this.board.zoom - 0.5));
     $("#flip").addEventListener("change", (e) => {
       this.board.setFlip(e.target.checked);
       this.drawSeats();
@@ -329,6 +331,11 @@ class GamePage {
       return;
     }
     card.classList.remove("hidden");
+    const other = this.view.you === "N" ? "S" : "N";
+    const joined = !!(this.view.seated || {})[other];
+    $("#invite-text").textContent = joined
+      ? "Your opponent has joined. Send the link again if they lost it:"
+      : "Send this link to your opponent. Whoever opens it takes the other seat.";
     const full = new URL(link, location.origin).href;
     const input = $("#invite-url");
     input.value = full;
