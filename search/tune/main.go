@@ -28,12 +28,54 @@ func main() {
 	threshold := flag.Float64("threshold", 0.55, "score a candidate needs to be kept")
 	seed := flag.Uint64("seed", 1, "seed of the openings")
 	start := flag.String("start", search.DefaultWeights.String(), "starting weights")
+	versus := flag.String("versus", "", "instead of tuning, play -start against these weights and print the score")
 	rulesets := flag.String("rulesets", "tsoro size=8;misoro-tsoro;musoro-tsoro;nsolo;choro", "rulesets, separated by ;")
 	flag.Parse()
+	if *versus != "" {
+		if err := compare(*start, *versus, *rulesets, *games, *nodes, *seed); err != nil {
+			fmt.Fprintln(os.Stderr, "tune:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*rounds, *games, *nodes, *step, *threshold, *seed, *start, *rulesets); err != nil {
 		fmt.Fprintln(os.Stderr, "tune:", err)
 		os.Exit(1)
 	}
+}
+
+// compare plays weights a against weights b.
+func compare(a, b, rulesetList string, games, nodes int, seed uint64) error {
+	wa, err := search.ParseWeights(a, search.DefaultWeights)
+	if err != nil {
+		return err
+	}
+	wb, err := search.ParseWeights(b, search.DefaultWeights)
+	if err != nil {
+		return err
+	}
+	rss, err := parseRulesets(rulesetList)
+	if err != nil {
+		return err
+	}
+	score, n, err := match(wa, wb, rss, games, nodes, seed)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s\nagainst %s\nscore %.3f over %d games\n", wa, wb, score, n)
+	return nil
+}
+
+func parseRulesets(list string) ([]mancala.Ruleset, error) {
+	var rss []mancala.Ruleset
+	for _, t := range strings.Split(list, ";") {
+		rs, err := mancala.ParseRuleset(strings.TrimSpace(t))
+		if err != nil {
+			return nil, err
+		}
+		rss = append(rss, rs)
+	}
+	return rss, nil
 }
 
 func run(rounds, games, nodes, step int, threshold float64, seed uint64, start, rulesetList string) error {
@@ -41,13 +83,9 @@ func run(rounds, games, nodes, step int, threshold float64, seed uint64, start, 
 	if err != nil {
 		return err
 	}
-	var rss []mancala.Ruleset
-	for _, t := range strings.Split(rulesetList, ";") {
-		rs, err := mancala.ParseRuleset(strings.TrimSpace(t))
-		if err != nil {
-			return err
-		}
-		rss = append(rss, rs)
+	rss, err := parseRulesets(rulesetList)
+	if err != nil {
+		return err
 	}
 	fmt.Printf("start: %s\n", w)
 	for r := 0; r < rounds; r++ {
