@@ -318,13 +318,16 @@ type created struct {
 // sides are the seats of a local game, in the order of their sockets.
 var sides = [2]string{"S", "N"}
 
-// received is a message from the socket of seat side, or the error that
-// ended that socket.
+// received is a message from the socket of seat side, undecoded, or the
+// error that ended that socket.
 type received struct {
 	side int
-	msg  message
+	data []byte
 	err  error
 }
+
+// anySide asks next for the messages of both sockets.
+const anySide = -1
 
 // game is one game slot: its current game, the two seats' sockets and what
 // it measured.
@@ -419,14 +422,14 @@ func (g *game) start(ctx context.Context, rematchOf string) error {
 	}
 	// The first state of each socket.
 	for seen := 0; seen < 2; {
-		m, err := g.next(ctx)
+		m, err := g.next(ctx, anySide)
 		if err != nil {
 			g.close()
 			return err
 		}
-		if m.msg.Type == "state" && m.msg.Game != nil {
+		if m.Type == "state" && m.Game != nil {
 			seen++
-			g.view = *m.msg.Game
+			g.view = *m.Game
 		}
 	}
 	return nil
@@ -437,14 +440,8 @@ func (g *game) start(ctx context.Context, rematchOf string) error {
 func (g *game) read(ctx context.Context, side int, conn *websocket.Conn) {
 	for {
 		_, data, err := conn.Read(ctx)
-		var m message
-		if err == nil {
-			if err = json.Unmarshal(data, &m); err != nil {
-				err = fmt.Errorf("loadtest: bad message on game %s: %w", g.id, err)
-			}
-		}
 		select {
-		case g.in <- received{side: side, msg: m, err: err}:
+		case g.in <- received{side: side, data: data, err: err}:
 		case <-ctx.Done():
 			return
 		}
@@ -454,20 +451,31 @@ func (g *game) read(ctx context.Context, side int, conn *websocket.Conn) {
 	}
 }
 
-// next returns the next message of either socket; a socket's error is an
-// error.
-func (g *game) next(ctx context.Context) (received, error) {
-	select {
-	case m := <-g.in:
-		if m.err != nil {
-			return m, fmt.Errorf("loadtest: socket of %s in game %s: %w", sides[m.side], g.id, m.err)
+// next returns the next message of the socket of side (or of either, for
+// anySide), decoded; the other socket's messages are skipped undecoded (the
+// load tester's own CPU would otherwise weigh on the server it measures).
+// A socket's failure and an error message are errors.
+func (g *game) next(ctx context.Context, side int) (message, error) {
+	for {
+		select {
+		case r := <-g.in:
+			if r.err != nil {
+				return message{}, fmt.Errorf("loadtest: socket of %s in game %s: %w", sides[r.side], g.id, r.err)
+			}
+			if side != anySide && r.side != side {
+				continue
+			}
+			var m message
+			if err := json.Unmarshal(r.data, &m); err != nil {
+				return m, fmt.Errorf("loadtest: bad message on game %s: %w", g.id, err)
+			}
+			if m.Type == "error" {
+				return m, fmt.Errorf("loadtest: game %s refused: %s (%s)", g.id, m.Error, m.Code)
+			}
+			return m, nil
+		case <-ctx.Done():
+			return message{}, fmt.Errorf("loadtest: game %s: no answer: %w", g.id, ctx.Err())
 		}
-		if m.msg.Type == "error" {
-			return m, fmt.Errorf("loadtest: game %s refused: %s (%s)", g.id, m.msg.Error, m.msg.Code)
-		}
-		return m, nil
-	case <-ctx.Done():
-		return received{}, fmt.Errorf("loadtest: game %s: no answer: %w", g.id, ctx.Err())
 	}
 }
 
@@ -529,16 +537,13 @@ func (g *game) act() (time.Duration, error) {
 	}
 	want := g.view.Ply + 1
 	for {
-		m, err := g.next(ctx)
+		m, err := g.next(ctx, side)
 		if err != nil {
-			if m.side != side && m.msg.Type == "error" {
-				continue // not an answer to this action
-			}
 			return 0, err
 		}
-		if m.side == side && m.msg.Type == "update" && m.msg.Game != nil && m.msg.Game.Ply >= want {
+		if m.Type == "update" && m.Game != nil && m.Game.Ply >= want {
 			lat := time.Since(sent)
-			g.view = *m.msg.Game
+			g.view = *m.Game
 			if g.view.Ply != want {
 				return 0, fmt.Errorf("loadtest: game %s: after %s at ply %d the game is at ply %d; another client played", g.id, action, want-1, g.view.Ply)
 			}
