@@ -388,19 +388,16 @@ func (s *Service) playAI(ctx context.Context, id string) {
 	}
 }
 
-// Resign ends game id as lost for the side of token. It is allowed between
-// turns only (a turn under way is finished first).
+// Resign ends game id as lost for the side of token, at any time, even in
+// the middle of a turn (the record then ends with the unfinished turn).
 func (s *Service) Resign(ctx context.Context, id, token string) (*GameView, error) {
 	p, side, err := s.loadSeated(ctx, id, token, "resign")
 	if err != nil {
 		return nil, err
 	}
-	g, st := p.g, p.state()
+	g := p.g
 	if g.Over() {
 		return nil, Errorf(EConflict, "the game is already over (%s, %s)", g.Result, g.Reason)
-	}
-	if !st.AtTurnStart() {
-		return nil, Errorf(EConflict, "%s is in the middle of a turn (%s); resign when the turn is over", st.ToMove().Name(), st.Pending())
 	}
 	result := side.Other().String()
 	if err := s.store.Finish(context.WithoutCancel(ctx), id, len(g.Actions), result, "resigned"); err != nil {
