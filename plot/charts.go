@@ -29,7 +29,7 @@ type Distributions struct {
 	Title   string
 	XLabel  string // under every panel, such as "turns"
 	Panels  []Panel
-	Columns int // panels per row; 0: up to 3
+	Columns int // panels per row; 0: up to 3 (2 for four panels)
 }
 
 // Panel geometry of Distributions.
@@ -44,6 +44,9 @@ func (d *Distributions) grid() (cols, rows int) {
 	cols = d.Columns
 	if cols <= 0 {
 		cols = min(n, 3)
+		if n == 4 {
+			cols = 2
+		}
 	}
 	return cols, (n + cols - 1) / cols
 }
