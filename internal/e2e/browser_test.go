@@ -47,6 +47,7 @@ func chromium(t *testing.T) string {
 type session struct {
 	t       *testing.T
 	base    string
+	server  *testServer
 	browser context.Context
 	shots   string
 	log     *errLog
@@ -75,7 +76,7 @@ func (s *session) with(t *testing.T) *session {
 func newSession(t *testing.T) *session {
 	t.Helper()
 	exe := chromium(t)
-	base := startServer(t)
+	srv := startServer(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -109,7 +110,7 @@ func newSession(t *testing.T) *session {
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := &session{t: t, base: base, browser: browser, shots: shots, log: &errLog{}}
+	s := &session{t: t, base: srv.url, server: srv, browser: browser, shots: shots, log: &errLog{}}
 	t.Cleanup(func() {
 		s.log.mu.Lock()
 		defer s.log.mu.Unlock()

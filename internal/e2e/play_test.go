@@ -253,6 +253,24 @@ func onlineGame(s *session) {
 		t.Fatalf("server: ply %d, turns %v", v.Ply, v.Turns)
 	}
 	s.waitJS(alice, gameState+` === "act"`, 10*time.Second)
+	// The server restarts (a deployment): every page shows it lost the
+	// connection, reconnects with backoff and catches up.
+	watch := `(() => { window.lostLink = false; new MutationObserver(() => {
+		if (document.querySelector("#conn").textContent !== "live") window.lostLink = true;
+	}).observe(document.querySelector("#conn"), {childList: true, characterData: true, subtree: true}); })()`
+	for _, c := range []context.Context{alice, bob, eve} {
+		s.run(c, runJS(watch))
+	}
+	if s.server.restart() {
+		for _, c := range []context.Context{alice, bob, eve} {
+			s.waitJS(c, `window.lostLink && document.querySelector("#conn").textContent === "live"`, 20*time.Second)
+		}
+		s.run(alice, clickHole(s.legalHoles(alice)[0]))
+		for _, c := range []context.Context{alice, bob, eve} {
+			s.waitJS(c, `[...document.querySelectorAll("#moves td")].filter(td => td.textContent.trim()).length === 3`, 15*time.Second)
+		}
+		s.waitJS(bob, gameState+` === "act"`, 10*time.Second)
+	}
 	s.shot(alice, "desktop-online-south")
 	s.shot(bob, "phone-online-north")
 	s.shot(eve, "desktop-online-spectator")

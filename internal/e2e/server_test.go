@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,42 +13,73 @@ import (
 	"matombo/internal/store/sqlite"
 )
 
-// startServer returns the base URL of the server under test: the real
-// server, started in-process on 127.0.0.1:0 with a temporary SQLite
-// database, or the one in $MATOMBO_E2E_URL when set (to drive a server
-// running elsewhere).
-func startServer(t *testing.T) string {
+// testServer is the server under test.
+type testServer struct {
+	t     *testing.T
+	url   string
+	store *sqlite.Store
+	stop  func() // stops the running server and waits for it
+}
+
+// startServer starts the real server in-process on 127.0.0.1:0 with a
+// temporary SQLite database, or uses the one at $MATOMBO_E2E_URL when set
+// (to drive a server running elsewhere; it cannot be restarted then).
+func startServer(t *testing.T) *testServer {
 	t.Helper()
 	if u := os.Getenv("MATOMBO_E2E_URL"); u != "" {
-		return u
+		return &testServer{t: t, url: u}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "e2e.db"))
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "e2e.db"))
 	if err != nil {
-		cancel()
 		t.Fatal(err)
 	}
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- server.Run(ctx, server.Config{Addr: "127.0.0.1:0", Store: st, Ready: func(u string) { ready <- u }, ShutdownTimeout: 5 * time.Second})
-	}()
+	ts := &testServer{t: t, store: st}
+	ts.run("127.0.0.1:0")
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("server: %v", err)
-		}
+		ts.stop()
 		if err := st.Close(); err != nil {
 			t.Errorf("store: %v", err)
 		}
 	})
+	return ts
+}
+
+func (ts *testServer) run(addr string) {
+	t := ts.t
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- server.Run(ctx, server.Config{Addr: addr, Store: ts.store, Ready: func(u string) { ready <- u }, ShutdownTimeout: 5 * time.Second})
+	}()
+	ts.stop = func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("server: %v", err)
+		}
+	}
 	select {
 	case u := <-ready:
-		return u
+		ts.url = u
 	case err := <-done:
 		t.Fatalf("server did not start: %v", err)
 	case <-time.After(20 * time.Second):
 		t.Fatal("server did not start in 20 s")
 	}
-	return ""
+}
+
+// restart stops the server, closing every live connection, and starts it
+// again on the same address with the same database, as a deployment does.
+// It reports false when the server is not in-process.
+func (ts *testServer) restart() bool {
+	if ts.store == nil {
+		return false
+	}
+	ts.stop()
+	u, err := url.Parse(ts.url)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	ts.run(u.Host)
+	return true
 }

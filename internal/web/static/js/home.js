@@ -42,13 +42,13 @@ const OPTION_WORDS = {
 
 const LEVELS = [
   "",
-  "Level 1: a beginner who mostly moves at random.",
-  "Level 2: sees captures one move ahead.",
-  "Level 3: a casual player.",
-  "Level 4: a club player.",
-  "Level 5: a strong player.",
-  "Level 6: thinks longer; hard.",
-  "Level 7: very hard.",
+  "Level 1: the gentlest; good for learning the rules.",
+  "Level 2: still forgiving.",
+  "Level 3: a casual opponent.",
+  "Level 4: a fair challenge.",
+  "Level 5: a strong opponent.",
+  "Level 6: hard.",
+  "Level 7: very hard; it thinks longer.",
   "Level 8: the strongest setting; it takes its time.",
 ];
 
