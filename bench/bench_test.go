@@ -98,6 +98,9 @@ func TestPlayoutsResult(t *testing.T) {
 	if res.Elapsed < 20*time.Millisecond || res.PlayoutsPerSec() <= 0 || res.DropsPerSec() <= 0 {
 		t.Errorf("elapsed %v, %v playouts/s, %v drops/s", res.Elapsed, res.PlayoutsPerSec(), res.DropsPerSec())
 	}
+	if _, ok := threadCPUTime(); ok && (res.CPUTime <= 0 || res.CPUTime > res.Elapsed+10*time.Millisecond) {
+		t.Errorf("CPU time %v for %v of wall-clock time", res.CPUTime, res.Elapsed)
+	}
 	bad := Playouts(mancala.Ruleset{}, time.Millisecond, 1)
 	if bad.Err == nil || bad.Playouts != 0 {
 		t.Errorf("invalid ruleset: got %+v, want an error and no playout", bad)

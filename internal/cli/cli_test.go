@@ -245,7 +245,7 @@ func TestBenchJSON(t *testing.T) {
 		if row["ruleset"] != wantRulesets[i] {
 			t.Errorf("row %d: ruleset %v, want %q", i, row["ruleset"], wantRulesets[i])
 		}
-		for _, field := range []string{"playouts_per_sec", "drops_per_sec", "playouts", "seconds", "gomaxprocs"} {
+		for _, field := range []string{"playouts_per_sec", "playouts_per_cpu_sec", "drops_per_sec", "playouts", "seconds", "gomaxprocs"} {
 			if v, ok := row[field].(float64); !ok || v <= 0 {
 				t.Errorf("row %d (%v): %s = %v, want a positive number", i, row["ruleset"], field, row[field])
 			}

@@ -1,0 +1,19 @@
+package bench
+
+import (
+	"syscall"
+	"time"
+)
+
+// rusageThread is Linux's RUSAGE_THREAD: the calling thread's usage.
+const rusageThread = 1
+
+// threadCPUTime returns the CPU time (user and system) used so far by the
+// calling OS thread, and false if the system cannot tell.
+func threadCPUTime() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
