@@ -108,11 +108,11 @@ func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "-help" || arg == "--help"
 }
 
-// noArguments is what a bare `matombo` does: for now it prints the usage.
-// When the web app exists, this is the one place to make it start the server.
-func noArguments(_ context.Context, e *env) int {
-	writeOverview(e.stdout)
-	return exitOK
+// noArguments is what a bare `matombo` does: it serves the web app, as
+// `matombo serve` with its defaults (MATOMBO_ADDR or 127.0.0.1:8080,
+// matombo.db). `matombo help` prints the usage.
+func noArguments(ctx context.Context, e *env) int {
+	return runServe(ctx, e, nil)
 }
 
 // flagSet returns a flag set for cmd that reports errors itself (see parse).

@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"os"
 
+	"matombo/internal/app"
 	"matombo/internal/server"
+	"matombo/internal/store/postgres"
 	"matombo/internal/store/sqlite"
 )
 
@@ -35,7 +37,8 @@ flags (before or after the arguments):
                      0.0.0.0:8080 to let other devices of your network in,
                      port 0 for any free port
   --db path          the SQLite database of the games (default matombo.db in
-                     the current directory, created on first start)
+                     the current directory, created on first start), or a
+                     postgres:// URL of a PostgreSQL database
   --verbose          log every request on standard error
 
 examples:
@@ -67,6 +70,15 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	return serve(ctx, e, addr, *db, *verbose)
 }
 
+// openStore opens the games database: PostgreSQL for a postgres:// URL,
+// else the SQLite file at db.
+func openStore(ctx context.Context, db string) (app.Store, error) {
+	if postgres.IsDSN(db) {
+		return postgres.Open(ctx, db)
+	}
+	return sqlite.Open(ctx, db)
+}
+
 // serve opens the database and runs the web app until ctx ends.
 func serve(ctx context.Context, e *env, addr, dbPath string, verbose bool) int {
 	level := slog.LevelWarn
@@ -74,7 +86,7 @@ func serve(ctx context.Context, e *env, addr, dbPath string, verbose bool) int {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
-	store, err := sqlite.Open(ctx, dbPath)
+	store, err := openStore(ctx, dbPath)
 	if err != nil {
 		e.errorf("serve", "%v", err)
 		return exitFailure
@@ -86,7 +98,11 @@ func serve(ctx context.Context, e *env, addr, dbPath string, verbose bool) int {
 		Logger: log,
 		Ready: func(url string) {
 			fmt.Fprintf(e.stdout, "matombo: serving on %s\n", url)
-			fmt.Fprintf(e.stdout, "matombo: games are kept in %s; Ctrl-C stops the server\n", dbPath)
+			where := dbPath
+			if postgres.IsDSN(dbPath) {
+				where = "PostgreSQL"
+			}
+			fmt.Fprintf(e.stdout, "matombo: games are kept in %s; Ctrl-C stops the server\n", where)
 		},
 	})
 	if err != nil {

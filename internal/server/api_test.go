@@ -42,6 +42,9 @@ func TestPagesServeTheFrontEnd(t *testing.T) {
 	if status, _ := e.do("GET", "/no/such/page", "", nil); status != 404 {
 		t.Errorf("unknown page: status %d, want 404", status)
 	}
+	if status, body := e.do("GET", "/api/lab", "", nil); status != 200 || !strings.Contains(string(body), "presets") {
+		t.Errorf("GET /api/lab: status %d body %.80s", status, body)
+	}
 	status, data := e.do("GET", "/api/nothing", "", nil)
 	wantError(t, "unknown API route", status, data, 404, app.ENotFound, "no API route")
 }

@@ -16,6 +16,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/web"
+	"matombo/lab"
 )
 
 // Body limits of requests.
@@ -83,6 +84,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
+	// The research lab's experiments (package lab).
+	m.Handle("/api/lab", lab.NewHTTPHandler(lab.HTTPOptions{}))
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, s.log, r, app.Errorf(app.ENotFound, "no API route %s %s; see notes/webapi.md", r.Method, r.URL.Path))
 	})
