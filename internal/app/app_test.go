@@ -1,0 +1,309 @@
+package app
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"matombo/mancala"
+)
+
+// memStore is a minimal in-memory Store for the service's tests (the real
+// ones are tested by storetest).
+type memStore struct {
+	mu    sync.Mutex
+	games map[string]*Game
+}
+
+func newMemStore() *memStore { return &memStore{games: map[string]*Game{}} }
+
+func clone(g *Game) *Game {
+	c := *g
+	c.Seats = append([]Seat(nil), g.Seats...)
+	c.Actions = append([]Move(nil), g.Actions...)
+	return &c
+}
+
+func (m *memStore) CreateGame(_ context.Context, g *Game) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.games[g.ID] = clone(g)
+	return nil
+}
+
+func (m *memStore) get(id string) (*Game, error) {
+	g, ok := m.games[id]
+	if !ok {
+		return nil, Errorf(ENotFound, "no game %q", id)
+	}
+	return g, nil
+}
+
+func (m *memStore) Game(_ context.Context, id string) (*Game, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err != nil {
+		return nil, err
+	}
+	return clone(g), nil
+}
+
+func (m *memStore) AddSeat(_ context.Context, id string, s Seat) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err == nil {
+		g.Seats = append(g.Seats, s)
+	}
+	return err
+}
+
+func (m *memStore) AppendAction(_ context.Context, id string, mv Move, turns int, result, reason string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err != nil {
+		return err
+	}
+	if g.Over() || mv.Ply != len(g.Actions) {
+		return Errorf(EConflict, "stale")
+	}
+	g.Actions = append(g.Actions, mv)
+	g.Turns, g.Result, g.Reason = turns, result, reason
+	return nil
+}
+
+func (m *memStore) Finish(_ context.Context, id string, plies int, result, reason string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err != nil {
+		return err
+	}
+	if g.Over() || plies != len(g.Actions) {
+		return Errorf(EConflict, "stale")
+	}
+	g.Result, g.Reason = result, reason
+	return nil
+}
+
+func (m *memStore) SetRematch(_ context.Context, id, r string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err != nil {
+		return "", err
+	}
+	if g.Rematch == "" {
+		g.Rematch = r
+	}
+	return g.Rematch, nil
+}
+
+func (m *memStore) ListGames(context.Context, ListFilter) ([]*Game, error) { return nil, nil }
+func (m *memStore) Close() error                                            { return nil }
+
+// slowMover thinks until its deadline, then plays the first legal action.
+type slowMover struct{ calls atomic.Int32 }
+
+func (s *slowMover) Choose(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
+	s.calls.Add(1)
+	<-ctx.Done()
+	return st.Legal(nil)[0], nil
+}
+
+// TestSlowAIBlocksNoOneElse: while the only AI worker is busy with a slow
+// decision, other games are created and played at once, and the slow
+// decision still ends within its level's time budget.
+func TestSlowAIBlocksNoOneElse(t *testing.T) {
+	ctx := context.Background()
+	mover := &slowMover{}
+	svc := NewService(Config{Store: newMemStore(), Mover: mover, Workers: 1, Queue: 1})
+	defer svc.Close()
+	ai, err := svc.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeAI, Level: 2, Side: "N"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for mover.calls.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	local, err := svc.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeLocal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Act(ctx, local.ID, local.Tokens["S"], "a1", 0); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > ThinkTime(2)/2 {
+		t.Errorf("another game waited %v for the AI", d)
+	}
+	for {
+		v, err := svc.View(ctx, ai.ID, ai.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Ply > 0 {
+			if d := time.Since(start); d < ThinkTime(2) || d > ThinkTime(2)+2*time.Second {
+				t.Errorf("the AI decided after %v, want about %v", d, ThinkTime(2))
+			}
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestAIPlaysWholeTurns: the AI takes every decision of its turn (heads,
+// picks) in a row, and hands over only at a human's decision or the end.
+func TestAIPlaysWholeTurns(t *testing.T) {
+	ctx := context.Background()
+	svc := NewService(Config{Store: newMemStore(), Mover: NewGreedyMover(5), Workers: 2})
+	defer svc.Close()
+	var updates atomic.Int32
+	svc.SetNotifier(notifierFunc(func(string, Update) { updates.Add(1) }))
+	c, err := svc.Create(ctx, CreateRequest{Ruleset: "tsoro size=6", Opponent: ModeAI, Level: 8, Side: "S"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := NewGreedyMover(9)
+	for range 200 {
+		v := waitHuman(t, svc, c.ID, c.Token)
+		if v.Status == "over" {
+			if updates.Load() < int32(v.Ply) {
+				t.Errorf("%d updates for %d actions", updates.Load(), v.Ply)
+			}
+			return
+		}
+		if v.ToMove != "S" || v.Thinking {
+			t.Fatalf("human's turn expected: %+v", v)
+		}
+		st, _ := mancala.NewGame(mancala.MustParseRuleset(v.Ruleset))
+		for _, turn := range v.Turns {
+			for _, a := range turn {
+				a, _ := mancala.ParseAction(a)
+				st.Apply(a)
+			}
+		}
+		a, _ := mirror.Choose(ctx, st, 8)
+		if _, err := svc.Act(ctx, c.ID, c.Token, a.String(), v.Ply); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("game did not end in 200 human actions")
+}
+
+func waitHuman(t *testing.T, svc *Service, id, token string) *GameView {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		v, err := svc.View(context.Background(), id, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Thinking {
+			return v
+		}
+	}
+	t.Fatal("the AI did not hand over")
+	return nil
+}
+
+type notifierFunc func(string, Update)
+
+func (f notifierFunc) Publish(id string, u Update) { f(id, u) }
+
+func TestPoolBoundsAndClose(t *testing.T) {
+	p := NewPool(1, 1)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	if !p.Submit(func(context.Context) { close(started); <-release }) {
+		t.Fatal("first job refused")
+	}
+	<-started
+	if !p.Submit(func(context.Context) {}) {
+		t.Fatal("queued job refused")
+	}
+	if p.Submit(func(context.Context) {}) {
+		t.Fatal("a job beyond the queue bound was accepted")
+	}
+	var cancelled atomic.Bool
+	close(release)
+	for !p.Submit(func(ctx context.Context) { <-ctx.Done(); cancelled.Store(true) }) {
+		time.Sleep(time.Millisecond)
+	}
+	p.Close()
+	if !cancelled.Load() {
+		t.Error("Close returned before the job saw its cancelled context")
+	}
+	if p.Submit(func(context.Context) {}) {
+		t.Error("a closed pool accepted a job")
+	}
+}
+
+func TestTokens(t *testing.T) {
+	seen := map[string]bool{}
+	for range 100 {
+		tok := NewToken()
+		if len(tok) != 32 || seen[tok] {
+			t.Fatalf("token %q (len %d) repeated or short", tok, len(tok))
+		}
+		seen[tok] = true
+	}
+	g := &Game{Seats: []Seat{{Side: mancala.North, Hash: HashToken("n")}, {Side: mancala.South, Hash: HashToken("s")}}}
+	for tok, want := range map[string]string{"n": "N", "s": "S", " s ": "S", "x": "", "": ""} {
+		if got := you(g, tok); got != want {
+			t.Errorf("you(%q) = %q, want %q", tok, got, want)
+		}
+	}
+	if matchHash(nil, "") || !matchHash(HashToken("a"), "a") || matchHash(HashToken("a"), "b") {
+		t.Error("matchHash")
+	}
+}
+
+func TestGreedyMoverPlaysLegally(t *testing.T) {
+	m := NewGreedyMover(1)
+	for _, rs := range mancala.Presets() {
+		for level := MinLevel; level <= MaxLevel; level++ {
+			s, _ := mancala.NewGame(rs)
+			for n := 0; n < 400 && !s.IsOver(); n++ {
+				a, err := m.Choose(context.Background(), s, level)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Apply(a); err != nil {
+					t.Fatalf("%s level %d: %v", rs, level, err)
+				}
+			}
+		}
+	}
+}
+
+// TestResignMidTurnKeepsTheRecord: a resignation in the middle of a turn
+// is stored and the record shows the unfinished turn with the result.
+func TestResignMidTurnKeepsTheRecord(t *testing.T) {
+	ctx := context.Background()
+	svc := NewService(Config{Store: newMemStore(), Mover: NewGreedyMover(1)})
+	defer svc.Close()
+	c, _ := svc.Create(ctx, CreateRequest{Ruleset: "tsoro size=8", Opponent: ModeLocal})
+	res, err := svc.Act(ctx, c.ID, c.Tokens["S"], "a3", 0)
+	if err != nil || res.Game.Decision != "head" {
+		t.Fatalf("a3: %v, decision %v", err, res.Game.Decision)
+	}
+	v, err := svc.Resign(ctx, c.ID, c.Tokens["S"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Result != "N" || v.Reason != "resigned" {
+		t.Fatalf("after resigning: %s %s", v.Result, v.Reason)
+	}
+	rec, err := mancala.ParseRecord(v.Record)
+	if err != nil {
+		t.Fatalf("record %q: %v", v.Record, err)
+	}
+	if _, err := rec.Replay(); err != nil || rec.Result != mancala.NorthWins || len(rec.Turns) != 1 {
+		t.Fatalf("record %q replays: %v", v.Record, err)
+	}
+}
+
