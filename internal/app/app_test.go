@@ -104,7 +104,7 @@ func (m *memStore) SetRematch(_ context.Context, id, r string) (string, error) {
 }
 
 func (m *memStore) ListGames(context.Context, ListFilter) ([]*Game, error) { return nil, nil }
-func (m *memStore) Close() error                                            { return nil }
+func (m *memStore) Close() error                                           { return nil }
 
 // slowMover thinks until its deadline, then plays the first legal action.
 type slowMover struct{ calls atomic.Int32 }
@@ -306,4 +306,3 @@ func TestResignMidTurnKeepsTheRecord(t *testing.T) {
 		t.Fatalf("record %q replays: %v", v.Record, err)
 	}
 }
-
