@@ -35,9 +35,9 @@ var levelSpecs = [MaxLevel + 1]LevelSpec{
 	2: {Depth: 2, Nodes: 20_000, Noise: 120, Blunder: 0.10},
 	3: {Depth: 3, Nodes: 50_000, Noise: 60, Blunder: 0.04},
 	4: {Depth: 4, Nodes: 100_000, Noise: 25},
-	5: {Nodes: 60_000},
-	6: {MoveTime: 150 * time.Millisecond},
-	7: {MoveTime: 600 * time.Millisecond},
+	5: {Nodes: 40_000, MoveTime: 150 * time.Millisecond},
+	6: {MoveTime: 300 * time.Millisecond},
+	7: {MoveTime: 800 * time.Millisecond},
 	8: {MoveTime: 2 * time.Second, Solver: true},
 }
 
