@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata with the current output")
@@ -33,7 +34,6 @@ var goldenCases = []struct {
 	stdin string // a file in testdata to give as standard input
 	args  []string
 }{
-	{"no-arguments", 0, "", nil},
 	{"help", 0, "", []string{"help"}},
 	{"help-perft", 0, "", []string{"help", "perft"}},
 	{"help-replay", 0, "", []string{"help", "replay"}},
@@ -291,5 +291,33 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance(tc.a, tc.b); got != tc.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestNoArgumentsServes checks that a bare matombo serves the web app (see
+// noArguments): it starts on a free port, says where, and stops when its
+// context ends.
+func TestNoArgumentsServes(t *testing.T) {
+	t.Chdir(t.TempDir()) // the default database file goes here
+	t.Setenv("MATOMBO_ADDR", "127.0.0.1:0")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, nil, strings.NewReader(""), &out, &errOut) }()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "serving on http://127.0.0.1:"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("bare matombo did not start serving; stdout %q, stderr %q", out.String(), errOut.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit %d; stderr %q", code, errOut.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("bare matombo did not stop when its context ended")
 	}
 }
