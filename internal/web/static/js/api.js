@@ -92,6 +92,17 @@ export function invite(id) {
   return (s && s.getItem(`matombo.invite.${id}`)) || "";
 }
 
+/** saveTeamInvite / teamInvite keep the link for the creator's team mates. */
+export function saveTeamInvite(id, url) {
+  const s = store();
+  if (s && url) s.setItem(`matombo.team.${id}`, url);
+}
+
+export function teamInvite(id) {
+  const s = store();
+  return (s && s.getItem(`matombo.team.${id}`)) || "";
+}
+
 /** setting / saveSetting keep small user preferences. */
 export function setting(name, fallback) {
   const s = store();
@@ -200,5 +211,6 @@ export function openCreated(res) {
   if (res.token) saveSeat(res.id, res.token);
   if (res.tokens) saveLocalSeats(res.id, res.tokens);
   if (res.invite) saveInvite(res.id, res.invite);
+  if (res.team_invite) saveTeamInvite(res.id, res.team_invite);
   location.assign(`/game/${encodeURIComponent(res.id)}`);
 }

@@ -53,6 +53,13 @@ export class Board {
     this.animating = false;
     this.focusHole = null;
     this.zoom = 1;
+    this.special = new Set();
+  }
+
+  /** setSpecial marks holes that may sow clockwise (Choro's special holes). */
+  setSpecial(holes) {
+    this.special = new Set(holes || []);
+    if (this.svg) this.refresh();
   }
 
   /** setZoom scales the board (1: fit the column; more: bigger holes, scrolled sideways). */
@@ -139,9 +146,11 @@ export class Board {
           d: `M${x - 30} ${y - 19} l5 -9 l4 6 l4 -8 l4 8 l4 -6 l5 9 z`,
         }, g);
         const count = el("text", { class: "count", x: x + 20, y: y + 21 }, g);
+        const spin = el("text", { class: "special-mark hidden", x: x - 21, y: y + 22, "aria-hidden": "true" }, g);
+        spin.textContent = "↻";
         g.addEventListener("click", () => this.pick(name));
         g.addEventListener("focus", () => { this.focusHole = name; });
-        this.holes.set(name, { g, x, y, stones, count, crown });
+        this.holes.set(name, { g, x, y, stones, count, crown, spin });
       }
     });
     this.hand = el("g", { class: "hidden", "aria-hidden": "true" }, svg);
@@ -178,12 +187,15 @@ export class Board {
     h.g.classList.toggle("legal", legal);
     h.g.classList.toggle("head", head);
     h.crown.classList.toggle("hidden", !head);
+    const special = this.special.has(name);
+    h.spin.classList.toggle("hidden", !special);
     h.g.classList.toggle("last-from", !!this.last && this.last.from === name);
     h.g.classList.toggle("last-to", !!this.last && this.last.to === name);
     h.count.textContent = String(n);
     h.count.classList.toggle("zero", n === 0);
     const parts = [name, plural(n, "stone")];
     if (head) parts.push("head");
+    if (special) parts.push("special hole");
     if (legal) parts.push("legal");
     h.g.setAttribute("aria-label", parts.join(", "));
     h.g.setAttribute("aria-disabled", legal ? "false" : "true");

@@ -1,9 +1,9 @@
 // The game page /game/{id}: board, animation, in-turn prompts, move list,
 // live updates over WebSocket, resign and rematch, invite link, spectators.
 
-import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveSeat, saveSetting, seatToken, setting } from "./api.js";
+import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, describeEvents, familyOf, gameOf, sideName } from "./geom.js";
+import { actionHole, describeEvents, familyOf, gameOf, sideName, specialHoles } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 
@@ -71,6 +71,7 @@ class GamePage {
     const you = this.local ? "" : view.you;
     $("#flip").checked = you === "N";
     this.board.setFlip(you === "N");
+    this.board.setSpecial(specialHoles(view.ruleset));
     const game = gameOf(view.ruleset);
     $("#title").textContent = view.ruleset_title || game;
     document.title = `${view.ruleset_title || game} · matombo`;
@@ -314,10 +315,11 @@ class GamePage {
     }
     const r = resultText(v.result, v.reason, this.local ? "" : v.you);
     box.classList.remove("hidden");
+    const offer = v.rematch && v.you && !this.local ? " A rematch has been started: join it with the sides swapped." : "";
     box.append(
-      h("div", { class: "grow" }, r.title, h("small", {}, r.detail)),
+      h("div", { class: "grow" }, r.title, h("small", {}, r.detail + offer)),
       h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, "Replay"),
-      (v.you || this.local) ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, "Rematch") : null,
+      (v.you || this.local) ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? "Join the rematch" : "Rematch") : null,
       h("a", { class: "btn", href: "/" }, "New game"),
     );
     this.announce(`${r.title}. ${r.detail}`);
@@ -340,6 +342,9 @@ class GamePage {
     const input = $("#invite-url");
     input.value = full;
     $("#watch-url").value = new URL(`/game/${encodeURIComponent(this.id)}`, location.origin).href;
+    const team = teamInvite(this.id);
+    $("#team-box").classList.toggle("hidden", !team);
+    if (team) $("#team-url").value = new URL(team, location.origin).href;
   }
 
   // pickHole maps a chosen hole to its legal action(s).
@@ -443,6 +448,7 @@ class GamePage {
 function setup() {
   $("#copy-invite").addEventListener("click", () => copyText($("#invite-url").value, $("#invite-url")));
   $("#copy-watch").addEventListener("click", () => copyText($("#watch-url").value, $("#watch-url")));
+  $("#copy-team").addEventListener("click", () => copyText($("#team-url").value, $("#team-url")));
   const page = new GamePage(pageId());
   page.start();
 }

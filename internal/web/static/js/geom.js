@@ -166,3 +166,8 @@ export function groupTurns(actions) {
   });
   return turns;
 }
+
+/** specialHoles lists the holes that may sow clockwise: Choro's a1 b2 d8 c7 (RULES.md §3.4). */
+export function specialHoles(ruleset) {
+  return gameOf(ruleset) === "choro" ? ["a1", "b2", "d8", "c7"] : [];
+}

@@ -4,7 +4,7 @@
 // and by the demo boards of the rules pages.
 
 import { Board, SPEEDS } from "./board.js";
-import { describeEvents, groupTurns, parsePosition, sideName } from "./geom.js";
+import { describeEvents, groupTurns, parsePosition, sideName, specialHoles } from "./geom.js";
 import { h } from "./ui.js";
 
 /**
@@ -42,6 +42,7 @@ export class Player {
   /** load shows a replay at ply (0: the start). */
   load(data, ply = 0) {
     this.data = data;
+    this.board.setSpecial(specialHoles(data.ruleset));
     this.slider.max = String(this.length());
     this.turns = groupTurns(data.actions);
     this.go(Math.max(0, Math.min(ply, this.length())));
@@ -127,7 +128,7 @@ export class Player {
     this.playBtn.setAttribute("aria-label", this.playing ? "Pause" : "Play");
     this.prev.disabled = this.first.disabled = this.ply === 0;
     this.next.disabled = this.last.disabled = this.ply >= n;
-    let text = "The start position. South moves first.";
+    let text = `The start: ${sideName(this.positionAt(0).toMove)} to move.`;
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
       text = `${sideName(a.by)} ${a.action}: ${describeEvents(a.events || []) || "no stones move"}.`;

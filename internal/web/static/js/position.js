@@ -3,7 +3,7 @@
 
 import { get } from "./api.js";
 import { Board } from "./board.js";
-import { actionHole, sideName } from "./geom.js";
+import { actionHole, sideName, specialHoles } from "./geom.js";
 import { $, copyText, h } from "./ui.js";
 
 async function setup() {
@@ -25,6 +25,7 @@ async function setup() {
   if (!pos) $("#f-pos").value = v.position;
   $("#title").textContent = `Position · ${v.ruleset_title || ruleset}`;
   $("#ruleset").textContent = v.ruleset;
+  board.setSpecial(specialHoles(v.ruleset));
   const holes = [...new Set((v.legal || []).map((a) => actionHole(a).hole).filter(Boolean))];
   board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] }, holes);
   $("#to-move").textContent = v.status === "over" ? "game over" : `${sideName(v.to_move)} to move`;
