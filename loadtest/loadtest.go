@@ -51,7 +51,12 @@ const (
 
 // Config configures a run.
 type Config struct {
-	URL      string        // the server's base URL, http://127.0.0.1:8080
+	URL string // the server's base URL, http://127.0.0.1:8080
+	// More base URLs of instances of the same server (one database): game
+	// i is created on instance i mod n and its seats' sockets open on
+	// instances i and i+1 mod n, so the two players of a game act through
+	// two instances.
+	More     []string
 	Games    int           // concurrent games, 1..MaxGames
 	Duration time.Duration // measured time, up to MaxSeconds
 	Ruleset  string        // "" : DefaultRuleset
@@ -104,11 +109,15 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// check validates cfg and returns the base URL.
-func (cfg *Config) check() (*url.URL, error) {
-	u, err := CheckURL(cfg.URL)
-	if err != nil {
-		return nil, err
+// check validates cfg and returns the base URLs.
+func (cfg *Config) check() ([]*url.URL, error) {
+	var us []*url.URL
+	for _, raw := range append([]string{cfg.URL}, cfg.More...) {
+		u, err := CheckURL(raw)
+		if err != nil {
+			return nil, err
+		}
+		us = append(us, u)
 	}
 	if cfg.Games < 1 || cfg.Games > MaxGames {
 		return nil, fmt.Errorf("loadtest: %d games is not allowed; games run from 1 to %d", cfg.Games, MaxGames)
@@ -116,7 +125,7 @@ func (cfg *Config) check() (*url.URL, error) {
 	if cfg.Duration <= 0 || cfg.Duration > MaxSeconds*time.Second {
 		return nil, fmt.Errorf("loadtest: a run of %v is not allowed; seconds run from 1 to %d", cfg.Duration, MaxSeconds)
 	}
-	return u, nil
+	return us, nil
 }
 
 // Run plays cfg.Games concurrent games for cfg.Duration (after setting them
@@ -124,7 +133,7 @@ func (cfg *Config) check() (*url.URL, error) {
 // a bad config or no game could be created; failures during the run are
 // counted in Report.Errors.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
-	base, err := cfg.check()
+	bases, err := cfg.check()
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +144,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	r := &runner{base: base, ruleset: cfg.Ruleset, clients: newClients(base, cfg.Games)}
+	r := &runner{bases: bases, ruleset: cfg.Ruleset, clients: newClients(bases[0], cfg.Games)}
 	defer r.clients.close()
 
 	// Set up every game; the clock starts when all are ready.
@@ -163,7 +172,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	if ready == 0 {
-		return nil, fmt.Errorf("loadtest: no game could be set up on %s: %s", base, r.firstError())
+		return nil, fmt.Errorf("loadtest: no game could be set up on %s: %s", bases[0], r.firstError())
 	}
 
 	// Play until the deadline; an action in flight at the deadline is
@@ -223,7 +232,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // runner is what the games of a run share.
 type runner struct {
-	base    *url.URL
+	bases   []*url.URL // the instances of the server
 	ruleset string
 	clients *clients
 	errors  atomic.Int64
@@ -253,6 +262,9 @@ func (r *runner) firstError() string {
 	}
 	return "no error recorded"
 }
+
+// instance returns the base URL of instance i mod the number of instances.
+func (r *runner) instance(i int) *url.URL { return r.bases[i%len(r.bases)] }
 
 // clients are the HTTP clients of a run: one per simulated client address.
 // Against an IPv4 loopback server, the games are spread over the source
@@ -353,7 +365,7 @@ func (g *game) post(ctx context.Context, path, token string, body any, out any) 
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.r.base.String()+path, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.r.instance(g.slot).String()+path, bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -399,13 +411,13 @@ func (g *game) start(ctx context.Context, rematchOf string) error {
 		g.tokens[i] = c.Tokens[side]
 	}
 	g.id = c.ID
-	wsURL := *g.r.base
-	wsURL.Scheme = "ws"
-	wsURL.Path = "/api/games/" + g.id + "/ws"
 	rctx, cancel := context.WithCancel(context.Background())
 	g.cancel = cancel
 	g.in = make(chan received, 8)
 	for i := range g.conns {
+		wsURL := *g.r.instance(g.slot + i)
+		wsURL.Scheme = "ws"
+		wsURL.Path = "/api/games/" + g.id + "/ws"
 		conn, _, err := websocket.Dial(ctx, wsURL.String(), &websocket.DialOptions{HTTPClient: g.r.clients.forSlot(g.slot)})
 		if err != nil {
 			g.close()

@@ -7,40 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"matombo/internal/server"
-	"matombo/internal/store/sqlite"
+	"matombo/internal/app"
+	"matombo/internal/store/postgres"
+	"matombo/internal/store/postgres/pgtest"
+	"matombo/internal/testserver"
 )
 
-// startServer runs the real server in-process on a free port with a fresh
-// SQLite database and returns its base URL.
+// startServer runs the real server in-process with a fresh SQLite
+// database and returns its base URL.
 func startServer(t *testing.T) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "load.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- server.Run(ctx, server.Config{Addr: "127.0.0.1:0", Store: store, Ready: func(u string) { ready <- u }})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-		store.Close()
-	})
-	select {
-	case u := <-ready:
-		return u
-	case err := <-done:
-		t.Fatalf("server did not start: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("server did not start in 10 s")
-	}
-	return ""
+	return testserver.Start(t, testserver.SQLite(t, ""))
 }
 
 func TestRunAgainstServer(t *testing.T) {
@@ -84,6 +60,39 @@ func TestManyAddresses(t *testing.T) {
 	}
 }
 
+// TestTwoInstances plays through two server instances on one database:
+// each game's seats act through different instances. Two SQLite stores
+// on one file stand for two processes; on PostgreSQL (when
+// MATOMBO_TEST_POSTGRES is set) two pools on one schema.
+func TestTwoInstances(t *testing.T) {
+	check := func(t *testing.T, a, b app.Store) {
+		rep, err := Run(context.Background(), Config{URL: testserver.Start(t, a), More: []string{testserver.Start(t, b)},
+			Games: 6, Duration: time.Second, Ruleset: "tsoro size=6", Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Errors != 0 || rep.Actions < 20 {
+			t.Fatalf("%d errors, %d actions: %v", rep.Errors, rep.Actions, rep.ErrorSamples)
+		}
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "two.db")
+		check(t, testserver.SQLite(t, path), testserver.SQLite(t, path))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		dsn := pgtest.Schema(t)
+		var stores [2]app.Store
+		for i := range stores {
+			s, err := postgres.Open(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stores[i] = s
+		}
+		check(t, stores[0], stores[1])
+	})
+}
+
 func TestCheckURL(t *testing.T) {
 	for _, ok := range []string{"http://127.0.0.1:8080", "http://127.0.0.1:8080/", "http://localhost:9000", "http://[::1]:8080", "http://127.9.8.7:1"} {
 		if _, err := CheckURL(ok); err != nil {
@@ -106,6 +115,7 @@ func TestBounds(t *testing.T) {
 		{URL: "http://127.0.0.1:1", Games: 1, Duration: 0},
 		{URL: "http://127.0.0.1:1", Games: 1, Duration: (MaxSeconds + 1) * time.Second},
 		{URL: "http://192.168.1.1:80", Games: 1, Duration: time.Second},
+		{URL: "http://127.0.0.1:1", More: []string{"http://192.168.1.1:80"}, Games: 1, Duration: time.Second},
 	} {
 		if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "loadtest:") {
 			t.Errorf("Run(%+v) = %v, want a refusal", cfg, err)

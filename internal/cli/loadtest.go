@@ -14,7 +14,7 @@ func loadtestCommand() command {
 	return command{
 		name:    "loadtest",
 		summary: "play many concurrent games against a local server and measure it",
-		usage: fmt.Sprintf(`usage: matombo loadtest --url http://127.0.0.1:PORT [--games N] [--seconds S] [--ruleset R] [--seed N] [--json]
+		usage: fmt.Sprintf(`usage: matombo loadtest --url http://127.0.0.1:PORT[,URL...] [--games N] [--seconds S] [--ruleset R] [--seed N] [--json]
 
 Plays N concurrent games against a running matombo server (matombo serve)
 over its HTTP API and WebSockets: each is a two-players-on-one-device game
@@ -27,11 +27,16 @@ maximum), and the errors (refused actions, failed requests, dropped
 sockets). The server limits new games per client address, so the games are
 spread over the source addresses 127.0.0.2, 127.0.0.3, ... (%s per address).
 
+With several URLs (instances of one server sharing a PostgreSQL database),
+game i is created on instance i and its two seats' sockets open on instances
+i and i+1, so the two players of each game act through different instances.
+
 Only loopback servers are allowed (127.0.0.0/8, ::1, localhost). The exit
 code is 1 when any error happened.
 
 flags:
-  --url URL      the server's base URL (required), such as http://127.0.0.1:8080
+  --url URL      the server's base URL (required), such as http://127.0.0.1:8080;
+                 several instances: a comma-separated list, or --url again
   --games N      concurrent games, 1 to %d (default 100)
   --seconds S    measured seconds, 1 to %d (default 10)
   --ruleset R    the ruleset of the games (default %q)
@@ -45,6 +50,7 @@ examples:
   matombo serve --addr 127.0.0.1:8080 --db /tmp/load.db &
   matombo loadtest --url http://127.0.0.1:8080 --games 2000 --seconds 60
   matombo loadtest --url http://127.0.0.1:8080 --games 50 --seconds 5 --ruleset nsolo --json
+  matombo loadtest --url http://127.0.0.1:8081,http://127.0.0.1:8082 --games 1000 --seconds 30
 `, "50", loadtest.MaxGames, loadtest.MaxSeconds, loadtest.DefaultRuleset),
 		run: runLoadtest,
 	}
@@ -53,7 +59,15 @@ examples:
 func runLoadtest(ctx context.Context, e *env, args []string) int {
 	c := loadtestCommand()
 	fs := flagSet(c.name)
-	base := fs.String("url", "", "")
+	var urls []string
+	fs.Func("url", "", func(v string) error {
+		for _, u := range strings.Split(v, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				urls = append(urls, u)
+			}
+		}
+		return nil
+	})
 	games := fs.Int("games", 100, "")
 	seconds := fs.Int("seconds", 10, "")
 	ruleset := fs.String("ruleset", loadtest.DefaultRuleset, "")
@@ -66,11 +80,13 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return e.usageError(c.name, "takes no arguments, got %q", pos[0])
 	}
-	if *base == "" {
+	if len(urls) == 0 {
 		return e.usageError(c.name, "--url is required: the base URL of a local server, such as http://127.0.0.1:8080")
 	}
-	if _, err := loadtest.CheckURL(*base); err != nil {
-		return e.usageError(c.name, "%s", strings.TrimPrefix(err.Error(), "loadtest: "))
+	for _, u := range urls {
+		if _, err := loadtest.CheckURL(u); err != nil {
+			return e.usageError(c.name, "%s", strings.TrimPrefix(err.Error(), "loadtest: "))
+		}
 	}
 	if *games < 1 || *games > loadtest.MaxGames {
 		return e.usageError(c.name, "--games %d is not allowed; games run from 1 to %d", *games, loadtest.MaxGames)
@@ -78,7 +94,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 	if *seconds < 1 || *seconds > loadtest.MaxSeconds {
 		return e.usageError(c.name, "--seconds %d is not allowed; seconds run from 1 to %d", *seconds, loadtest.MaxSeconds)
 	}
-	rep, err := loadtest.Run(ctx, loadtest.Config{URL: *base, Games: *games, Duration: time.Duration(*seconds) * time.Second,
+	rep, err := loadtest.Run(ctx, loadtest.Config{URL: urls[0], More: urls[1:], Games: *games, Duration: time.Duration(*seconds) * time.Second,
 		Ruleset: *ruleset, Seed: *seed})
 	if err != nil {
 		e.errorf(c.name, "%s", strings.TrimPrefix(err.Error(), "loadtest: "))
