@@ -145,7 +145,7 @@ func Playouts(rs mancala.Ruleset, d time.Duration, seed uint64) Result {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	cpuStart, cpuOK := threadCPUTime()
+	cpuStart, cpuOK := ThreadCPUTime()
 	start := time.Now()
 	deadline := start.Add(d)
 	for {
@@ -163,7 +163,7 @@ func Playouts(rs mancala.Ruleset, d time.Duration, seed uint64) Result {
 		}
 	}
 	res.Elapsed = time.Since(start)
-	if cpuEnd, ok := threadCPUTime(); ok && cpuOK {
+	if cpuEnd, ok := ThreadCPUTime(); ok && cpuOK {
 		res.CPUTime = cpuEnd - cpuStart
 	}
 	runtime.ReadMemStats(&after)

@@ -8,9 +8,10 @@ import (
 // rusageThread is Linux's RUSAGE_THREAD: the calling thread's usage.
 const rusageThread = 1
 
-// threadCPUTime returns the CPU time (user and system) used so far by the
-// calling OS thread, and false if the system cannot tell.
-func threadCPUTime() (time.Duration, bool) {
+// ThreadCPUTime returns the CPU time (user and system) used so far by the
+// calling OS thread, and false if the system cannot tell. Lock the goroutine
+// to its thread (runtime.LockOSThread) around what is measured.
+func ThreadCPUTime() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
 		return 0, false

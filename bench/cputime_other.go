@@ -4,5 +4,6 @@ package bench
 
 import "time"
 
-// threadCPUTime reports that this system cannot tell a thread's CPU time.
-func threadCPUTime() (time.Duration, bool) { return 0, false }
+// ThreadCPUTime reports that this system cannot tell a thread's CPU time
+// (see the Linux version).
+func ThreadCPUTime() (time.Duration, bool) { return 0, false }
