@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -203,39 +202,51 @@ func buildDemo(t *testing.T, ruleset string, wants []sceneWant) demoFile {
 func TestDemos(t *testing.T) {
 	for _, g := range demoGames {
 		t.Run(g.file, func(t *testing.T) {
-			demo := buildDemo(t, g.ruleset, g.scenes)
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetIndent("", " ")
-			if err := enc.Encode(demo); err != nil {
-				t.Fatal(err)
-			}
 			name := "demo/" + g.file + ".json"
 			if *update {
+				demo := buildDemo(t, g.ruleset, g.scenes)
+				var b bytes.Buffer
+				enc := json.NewEncoder(&b)
+				enc.SetIndent("", " ")
+				if err := enc.Encode(demo); err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(filepath.Join("static", name), b.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				checkScenes(t, demo)
+				checkScenes(t, demo, g.scenes)
 				return
 			}
-			have, err := fs.ReadFile(FS, name)
+			data, err := fs.ReadFile(FS, name)
 			if err != nil {
 				t.Fatalf("%v (run go test ./internal/web -run TestDemos -update)", err)
 			}
-			if !bytes.Equal(have, b.Bytes()) {
-				t.Fatalf("static/%s differs from what the engine plays now; run go test ./internal/web -run TestDemos -update", name)
+			var demo demoFile
+			if err := json.Unmarshal(data, &demo); err != nil {
+				t.Fatalf("%s: %v", name, err)
 			}
-			checkScenes(t, demo)
+			if demo.Ruleset != g.ruleset {
+				t.Fatalf("%s: ruleset %q, want %q", name, demo.Ruleset, g.ruleset)
+			}
+			checkScenes(t, demo, g.scenes)
 		})
 	}
 }
 
-// checkScenes replays each scene with the engine: every step is legal from
-// the scene's start and reaches the stored position.
-func checkScenes(t *testing.T, demo demoFile) {
+// checkScenes replays each stored scene with the engine: every step must be
+// legal from the scene's start, sow and capture as stored, reach the stored
+// position, end the turn, and still show what the scene is for.
+func checkScenes(t *testing.T, demo demoFile, wants []sceneWant) {
 	t.Helper()
+	if len(demo.Scenes) != len(wants) {
+		t.Fatalf("%d scenes, want %d", len(demo.Scenes), len(wants))
+	}
 	rs := mancala.MustParseRuleset(demo.Ruleset)
-	for _, sc := range demo.Scenes {
+	for i, sc := range demo.Scenes {
+		w := wants[i]
+		if sc.Key != w.key || sc.Title != w.title {
+			t.Errorf("scene %d is %q %q, want %q %q (run -update)", i, sc.Key, sc.Title, w.key, w.title)
+		}
 		s, err := mancala.NewGame(rs)
 		if err != nil {
 			t.Fatal(err)
@@ -243,20 +254,39 @@ func checkScenes(t *testing.T, demo demoFile) {
 		if err := s.SetPosition(sc.Start); err != nil {
 			t.Fatalf("scene %s: %v", sc.Key, err)
 		}
-		for i, st := range sc.Actions {
+		turn := demoTurn{start: sc.Start, opening: s.InOpening()}
+		var evs []mancala.Event
+		for j, st := range sc.Actions {
 			a, err := mancala.ParseAction(st.Action)
-			if err == nil {
-				err = s.Apply(a)
-			}
 			if err != nil {
-				t.Fatalf("scene %s step %d %s: %v", sc.Key, i, st.Action, err)
+				t.Fatalf("scene %s step %d: %v", sc.Key, j, err)
+			}
+			by := s.ToMove().String()
+			if evs, err = s.ApplyTraced(a, evs[:0]); err != nil {
+				t.Fatalf("scene %s step %d %s: %v", sc.Key, j, st.Action, err)
+			}
+			if by != st.By {
+				t.Errorf("scene %s step %d: played by %s, stored %s", sc.Key, j, by, st.By)
 			}
 			if got := s.Position(); got != st.Position {
-				t.Fatalf("scene %s step %d: position %s, stored %s", sc.Key, i, got, st.Position)
+				t.Fatalf("scene %s step %d: position %s, stored %s (run -update)", sc.Key, j, got, st.Position)
 			}
+			if len(evs) != len(st.Events) {
+				t.Fatalf("scene %s step %d: %d events, stored %d (run -update)", sc.Key, j, len(evs), len(st.Events))
+			}
+			for k, e := range evs {
+				se := st.Events[k]
+				if e.Kind.String() != se.Kind || e.From.String() != se.From || e.To.String() != se.To || e.Stones != se.Stones || e.Clockwise != se.Clockwise || se.Action != st.Action || se.By != by {
+					t.Fatalf("scene %s step %d event %d: engine %v, stored %+v (run -update)", sc.Key, j, k, e, se)
+				}
+			}
+			turn.steps = append(turn.steps, st)
 		}
 		if !s.AtTurnStart() && !s.IsOver() {
-			t.Fatalf("scene %s ends mid-turn: %s", sc.Key, fmt.Sprint(s.Pending()))
+			t.Fatalf("scene %s ends mid-turn: %s", sc.Key, s.Pending())
+		}
+		if !w.ok(turn) {
+			t.Errorf("scene %s no longer shows %q", sc.Key, w.title)
 		}
 	}
 }
