@@ -337,10 +337,7 @@ func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action)
 		ttMove = e.best
 		if int(e.depth) >= depth {
 			sc := fromTT(int(e.score), ply)
-			switch {
-			case e.bound == boundExact,
-				e.bound == boundLower && sc >= beta,
-				e.bound == boundUpper && sc <= alpha:
+			if e.cuts(sc, alpha, beta) {
 				return sc
 			}
 		}
@@ -410,14 +407,7 @@ func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action)
 			break
 		}
 	}
-	bound := boundExact
-	switch {
-	case best <= alphaOrig:
-		bound = boundUpper
-	case best >= beta:
-		bound = boundLower
-	}
-	w.tt.store(key, depth, toTT(best, ply), bound, bestA)
+	w.tt.store(key, depth, toTT(best, ply), boundOf(best, alphaOrig, beta), bestA)
 	return best
 }
 

@@ -195,10 +195,7 @@ func (sv *Solver) solve(ply, depth, alpha, beta int, path uint64) int {
 	key := s.Hash() ^ mix64(path^uint64(s.Turns())<<32)
 	if e, ok := sv.tt.probe(key); ok && int(e.depth) >= depth {
 		sc := int(e.score)
-		switch {
-		case e.bound == boundExact,
-			e.bound == boundLower && sc >= beta,
-			e.bound == boundUpper && sc <= alpha:
+		if e.cuts(sc, alpha, beta) {
 			return sc
 		}
 	}
@@ -229,14 +226,7 @@ func (sv *Solver) solve(ply, depth, alpha, beta int, path uint64) int {
 			break
 		}
 	}
-	bound := boundExact
-	switch {
-	case best <= alphaOrig:
-		bound = boundUpper
-	case best >= beta:
-		bound = boundLower
-	}
-	sv.tt.store(key, depth, best, bound, 0)
+	sv.tt.store(key, depth, best, boundOf(best, alphaOrig, beta), 0)
 	return best
 }
 

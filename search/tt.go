@@ -56,6 +56,24 @@ func (t *table) store(key uint64, depth int, score int, bound uint8, best mancal
 	*e = ttEntry{key: key, best: best, score: int32(score), depth: int8(depth), bound: bound, gen: t.gen}
 }
 
+// boundOf returns the kind of bound a search result best is, given the
+// window (alphaOrig, beta) it was searched with.
+func boundOf(best, alphaOrig, beta int) uint8 {
+	switch {
+	case best <= alphaOrig:
+		return boundUpper
+	case best >= beta:
+		return boundLower
+	}
+	return boundExact
+}
+
+// cuts reports whether the entry's score sc settles a search with window
+// (alpha, beta).
+func (e ttEntry) cuts(sc, alpha, beta int) bool {
+	return e.bound == boundExact || (e.bound == boundLower && sc >= beta) || (e.bound == boundUpper && sc <= alpha)
+}
+
 // Scores of won and lost games: WinScore minus the decisions to the win, so
 // that faster wins score higher.
 const (
