@@ -221,6 +221,8 @@ func onlineGame(s *session) {
 		t.Error("North's board is not shown from North's side")
 	}
 
+	s.waitJS(alice, `document.querySelector("#invite-text").textContent.includes("has joined")`, 10*time.Second)
+
 	eve := s.tab("spectator", desktopW, desktopH)
 	s.run(eve, chromedp.Navigate(s.base+"/game/"+id))
 	s.waitJS(eve, `document.querySelector("#mode").textContent === "watching" && document.querySelector("#conn").textContent === "live"`, 10*time.Second)

@@ -108,7 +108,7 @@ class GamePage {
   }
 
   signature(v) {
-    return [v.ply, v.status, v.result, v.pending, v.to_move, JSON.stringify(v.players), (v.legal || []).join(" ")].join("|");
+    return [v.ply, v.status, v.result, v.pending, v.to_move, v.rematch, JSON.stringify(v.players), JSON.stringify(v.seated), (v.legal || []).join(" ")].join("|");
   }
 
   enqueue(view, events, front = false) {
@@ -162,11 +162,6 @@ class GamePage {
     setTimeout(() => { a.textContent = text; }, 30);
   }
 
-  mySide(view = this.view) {
-    if (this.local && view.status === "playing") return view.to_move;
-    return view.you || "";
-  }
-
   canAct(view = this.view) {
     return view.status === "playing" && !!this.tokenFor(view.to_move) && (this.local || view.you === view.to_move);
   }
@@ -188,7 +183,11 @@ class GamePage {
     const b = view.board;
     this.board.set({ size: view.size || b.rows.a.length, rows: b.rows, heads: b.heads || [] }, holes, this.lastMove);
     const turns = view.turns || [];
-    renderMoves($("#moves"), turns, turns.length - 1);
+    // A turn of the list opens the replay at that point, in a new tab.
+    renderMoves($("#moves"), turns, turns.length - 1, (i) => {
+      const ply = turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0);
+      window.open(`/replay/${encodeURIComponent(this.id)}?ply=${ply}`, "_blank", "noopener");
+    });
     this.drawSeats();
     this.drawMode();
     this.drawPrompt();
