@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ type Report struct {
 // Summary is the report of one ruleset; its JSON form is what
 // `matombo lab --json` prints. Rates are shares of the games (0 to 1) with
 // their Wilson 95% interval (_low, _high); means have a normal 95%
-// interval.
+// interval. Every fraction is rounded to six decimals.
 type Summary struct {
 	Ruleset string `json:"ruleset"`
 	Player  string `json:"player"`
@@ -106,6 +107,12 @@ func summarize(rs mancala.Ruleset, a *Acc, cfg *Config) Summary {
 	s.TurnCapEnds = a.Ended(mancala.TurnLimit)
 	s.TurnCapLow, s.TurnCapHigh = Wilson(s.TurnCapEnds, n)
 	s.LapCutTurns, s.LapCutGames = a.LapCuts, a.LapCutGames
+	for _, f := range []*float64{&s.SouthRate, &s.SouthLow, &s.SouthHigh, &s.NorthRate, &s.NorthLow, &s.NorthHigh,
+		&s.DrawRate, &s.DrawLow, &s.DrawHigh, &s.TurnsMean, &s.TurnsLow, &s.TurnsHigh, &s.TurnsSD,
+		&s.DecisionsTurn, &s.LegalDecision, &s.LapsTurn, &s.CapturesMean, &s.CapturesLow, &s.CapturesHigh,
+		&s.CapturesSD, &s.RepetitionLow, &s.RepetitionHi, &s.TurnCapLow, &s.TurnCapHigh} {
+		*f = math.Round(*f*1e6) / 1e6
+	}
 	return s
 }
 
