@@ -74,7 +74,7 @@ export class Board {
     const w = ML + n * CELL + 10;
     // Small boards fill the column; big ones keep a minimum hole size and scroll.
     this.svg.style.width = `${100 * this.zoom}%`;
-    this.svg.style.minWidth = `${Math.round((n * 38 + 40) * this.zoom)}px`;
+    this.svg.style.minWidth = `${Math.round((n * 32 + 40) * this.zoom)}px`;
     this.svg.style.maxWidth = this.zoom > 1 ? "none" : `${Math.round(w * 1.45)}px`;
   }
 

@@ -73,6 +73,8 @@ class GamePage {
     this.board.setFlip(you === "N");
     this.board.setSpecial(specialHoles(view.ruleset));
     const game = gameOf(view.ruleset);
+    // Long boards take the whole width; the side panel goes below.
+    document.querySelector(".game").classList.toggle("wide", (view.size || 0) > 21);
     $("#title").textContent = view.ruleset_title || game;
     document.title = `${view.ruleset_title || game} · matombo`;
     $("#ruleset").textContent = view.ruleset;

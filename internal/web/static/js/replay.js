@@ -57,6 +57,7 @@ async function setup() {
   $("#banner").append(h("div", { class: "grow" }, r.title, h("small", {}, r.detail)));
   const ply = Number(new URLSearchParams(location.search).get("ply") || "0");
   player.load(data, Number.isFinite(ply) ? ply : 0);
+  document.querySelector(".game").classList.toggle("wide", player.board.board.size > 21);
   document.title = `Replay · ${title} · matombo`;
 }
 
