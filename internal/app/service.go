@@ -33,19 +33,23 @@ type Config struct {
 	Workers int          // AI workers; <= 0: 1
 	Queue   int          // AI queue bound; <= 0: 64
 	Logger  *slog.Logger // nil: discard
+	// Broadcast links the instances of a server sharing one store; nil
+	// for a single instance.
+	Broadcast Broadcast
 }
 
 // Service runs games: it checks every action with the rules engine, stores
 // it before acknowledging it, lets the AI play its decisions on a worker
 // pool and tells a Notifier of every change.
 type Service struct {
-	store    Store
-	mover    Mover
-	pool     *Pool
-	log      *slog.Logger
-	mu       sync.Mutex
-	thinking map[string]bool // games with an AI job queued or running
-	notifier Notifier
+	store     Store
+	mover     Mover
+	pool      *Pool
+	log       *slog.Logger
+	mu        sync.Mutex
+	thinking  map[string]aiJob // games with an AI job queued or running
+	notifier  Notifier
+	broadcast Broadcast
 }
 
 // newMover returns the Mover the service uses when none is configured.
@@ -60,7 +64,7 @@ func newMover() Mover {
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
 func NewService(cfg Config) *Service {
-	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]bool{}}
+	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast}
 	if s.mover == nil {
 		s.mover = newMover()
 	}
@@ -82,10 +86,52 @@ func (s *Service) SetNotifier(n Notifier) { s.notifier = n }
 // searches are cancelled; a store write under way completes).
 func (s *Service) Close() { s.pool.Close() }
 
-func (s *Service) publish(id string, u Update) {
+// publish tells the local clients of game id of u, and the other server
+// instances (if any) that the game changed. A lost notification only delays
+// remote viewers (the change is stored), so its error is logged.
+func (s *Service) publish(ctx context.Context, id string, u Update) {
 	if s.notifier != nil {
 		s.notifier.Publish(id, u)
 	}
+	if s.broadcast != nil {
+		if err := s.broadcast.Notify(context.WithoutCancel(ctx), id, u.Game.Ply); err != nil {
+			s.log.Warn("broadcast: notify", "game", id, "err", err)
+		}
+	}
+}
+
+// Broadcast carries game changes between server instances sharing a store
+// (postgres.Notifier is one); nil for a single instance.
+type Broadcast interface {
+	// Notify tells the other instances that game id now has ply actions.
+	Notify(ctx context.Context, id string, ply int) error
+	// Listen calls changed for every change notified by other instances,
+	// and resync when notifications may have been lost, until ctx ends.
+	Listen(ctx context.Context, changed func(id string, ply int), resync func()) error
+}
+
+// Refresh sends the local clients of game id its stored state, after
+// another instance changed it. If the game has exactly ply actions (ply >
+// 0), the update carries the events of the last action, for animation.
+func (s *Service) Refresh(ctx context.Context, id string, ply int) error {
+	p, err := s.load(ctx, id)
+	if err != nil {
+		return err
+	}
+	u := Update{Game: p.view("")}
+	if n := len(p.g.Actions); n == ply && ply > 0 {
+		err := traced(p.g, n-1, func(a mancala.Action, by mancala.Player, evs []mancala.Event, _ *mancala.State) {
+			u.Events = eventViews(evs, a, by)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if s.notifier != nil {
+		s.notifier.Publish(id, u)
+	}
+	s.kickAI(p.g)
+	return nil
 }
 
 // CreateRequest asks for a new game.
@@ -252,7 +298,7 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 			return nil, err
 		}
 		g.Seats = append(g.Seats, seat)
-		s.publish(id, Update{Game: p.view("")})
+		s.publish(ctx, id, Update{Game: p.view("")})
 		return &Joined{Seat: side.String(), Token: token, URL: gameURL(id, token)}, nil
 	}
 	return nil, Errorf(EForbidden, "the invite code is not valid for game %s; ask for a new link", id)
@@ -319,7 +365,7 @@ func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActR
 	g.Actions = append(g.Actions, m)
 	g.Turns, g.Result, g.Reason, g.Updated = st.Turns(), result, reason, m.At
 	res := &ActResult{Game: p.view(""), Events: eventViews(evs, a, side)}
-	s.publish(g.ID, Update{Game: res.Game, Events: res.Events})
+	s.publish(ctx, g.ID, Update{Game: res.Game, Events: res.Events})
 	return res, nil
 }
 
@@ -335,29 +381,51 @@ func (s *Service) kickAI(g *Game) {
 		return
 	}
 	s.mu.Lock()
-	if s.thinking[g.ID] {
+	if _, busy := s.thinking[g.ID]; busy {
+		// The job may have looked before this change: make it look again.
+		s.thinking[g.ID] = aiKicked
 		s.mu.Unlock()
 		return
 	}
-	s.thinking[g.ID] = true
+	s.thinking[g.ID] = aiQueued
 	s.mu.Unlock()
 	id := g.ID
 	if !s.pool.Submit(func(ctx context.Context) { s.playAI(ctx, id) }) {
-		s.doneThinking(id)
+		s.mu.Lock()
+		delete(s.thinking, id)
+		s.mu.Unlock()
 		s.log.Warn("ai queue full or closed; the game waits for its next visit", "game", id)
 	}
 }
 
-func (s *Service) doneThinking(id string) {
-	s.mu.Lock()
-	delete(s.thinking, id)
-	s.mu.Unlock()
-}
+// aiJob is the state of a game's AI job.
+type aiJob uint8
+
+const (
+	aiQueued aiJob = iota + 1 // queued or running
+	aiKicked                  // running, and the game changed meanwhile: look again
+)
 
 // playAI plays the AI's decisions in game id until a human is to decide or
-// the game is over. It runs on the pool.
+// the game is over, looking again if the game changed meanwhile. It runs on
+// the pool.
 func (s *Service) playAI(ctx context.Context, id string) {
-	defer s.doneThinking(id)
+	for {
+		s.playAIDecisions(ctx, id)
+		s.mu.Lock()
+		if s.thinking[id] == aiKicked && ctx.Err() == nil {
+			s.thinking[id] = aiQueued
+			s.mu.Unlock()
+			continue
+		}
+		delete(s.thinking, id)
+		s.mu.Unlock()
+		return
+	}
+}
+
+// playAIDecisions plays the AI's decisions in game id while it has them.
+func (s *Service) playAIDecisions(ctx context.Context, id string) {
 	for ctx.Err() == nil {
 		p, err := s.load(ctx, id)
 		if err != nil {
@@ -408,7 +476,7 @@ func (s *Service) Resign(ctx context.Context, id, token string) (*GameView, erro
 		p.rec.SetResult(r)
 	}
 	v := p.view("")
-	s.publish(id, Update{Game: v})
+	s.publish(ctx, id, Update{Game: v})
 	v.You = side.String()
 	return v, nil
 }
@@ -437,7 +505,7 @@ func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, erro
 			return nil, err
 		}
 		g.Rematch = rid
-		s.publish(id, Update{Game: p.view("")})
+		s.publish(ctx, id, Update{Game: p.view("")})
 	}
 	out := &Created{ID: rid, Seat: newSide.String()}
 	sides := []mancala.Player{newSide}
@@ -584,25 +652,56 @@ func (s *Service) Replay(ctx context.Context, id string) (*ReplayView, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := startState(g.Ruleset, g.Start)
+	v := &ReplayView{ID: g.ID, Ruleset: g.Ruleset, Result: g.Result, Reason: g.Reason,
+		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}}
+	if v.Start, err = StartPositionOf(g); err != nil {
+		return nil, err
+	}
+	err = traced(g, 0, func(a mancala.Action, by mancala.Player, evs []mancala.Event, st *mancala.State) {
+		v.Actions = append(v.Actions, ReplayStep{Action: a.String(), By: by.String(), Events: eventViews(evs, a, by), Position: st.Position()})
+	})
 	if err != nil {
 		return nil, err
 	}
-	v := &ReplayView{ID: g.ID, Ruleset: g.Ruleset, Start: st.Position(), Result: g.Result, Reason: g.Reason,
-		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}}
+	return v, nil
+}
+
+// StartPositionOf returns the position game g starts from.
+func StartPositionOf(g *Game) (string, error) {
+	st, err := startState(g.Ruleset, g.Start)
+	if err != nil {
+		return "", err
+	}
+	return st.Position(), nil
+}
+
+// traced replays g from its start, tracing the actions from ply from on:
+// visit gets each with its side, its events and the state after it.
+func traced(g *Game, from int, visit func(a mancala.Action, by mancala.Player, evs []mancala.Event, after *mancala.State)) error {
+	st, err := startState(g.Ruleset, g.Start)
+	if err != nil {
+		return err
+	}
 	var evs []mancala.Event
-	for _, m := range g.Actions {
+	for i, m := range g.Actions {
 		a, err := mancala.ParseAction(m.Action)
 		if err != nil {
-			return nil, Errorf(EInternal, "stored game %s: %v", id, err)
+			return Errorf(EInternal, "stored game %s: %v", g.ID, err)
 		}
 		by := st.ToMove()
-		if evs, err = st.ApplyTraced(a, evs[:0]); err != nil {
-			return nil, Errorf(EInternal, "stored game %s does not replay at ply %d: %v", id, m.Ply, err)
+		if i < from {
+			err = st.Apply(a)
+		} else {
+			evs, err = st.ApplyTraced(a, evs[:0])
 		}
-		v.Actions = append(v.Actions, ReplayStep{Action: m.Action, By: by.String(), Events: eventViews(evs, a, by), Position: st.Position()})
+		if err != nil {
+			return Errorf(EInternal, "stored game %s does not replay at ply %d: %v", g.ID, i, err)
+		}
+		if i >= from {
+			visit(a, by, evs, st)
+		}
 	}
-	return v, nil
+	return nil
 }
 
 // IsNotFound reports whether err says a game does not exist.

@@ -38,7 +38,9 @@ flags (before or after the arguments):
                      port 0 for any free port
   --db path          the SQLite database of the games (default matombo.db in
                      the current directory, created on first start), or a
-                     postgres:// URL of a PostgreSQL database
+                     postgres:// URL of a PostgreSQL database (several
+                     servers may share one: their players see each other's
+                     moves live)
   --verbose          log every request on standard error
 
 examples:
@@ -70,13 +72,19 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	return serve(ctx, e, addr, *db, *verbose)
 }
 
-// openStore opens the games database: PostgreSQL for a postgres:// URL,
-// else the SQLite file at db.
-func openStore(ctx context.Context, db string) (app.Store, error) {
+// openStore opens the games database: PostgreSQL for a postgres:// URL
+// (with the broadcast that links the instances sharing it), else the SQLite
+// file at db.
+func openStore(ctx context.Context, db string) (app.Store, app.Broadcast, error) {
 	if postgres.IsDSN(db) {
-		return postgres.Open(ctx, db)
+		pg, err := postgres.Open(ctx, db)
+		if err != nil {
+			return nil, nil, err
+		}
+		return pg, postgres.NewNotifier(pg.Pool()), nil
 	}
-	return sqlite.Open(ctx, db)
+	s, err := sqlite.Open(ctx, db)
+	return s, nil, err
 }
 
 // serve opens the database and runs the web app until ctx ends.
@@ -86,16 +94,17 @@ func serve(ctx context.Context, e *env, addr, dbPath string, verbose bool) int {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
-	store, err := openStore(ctx, dbPath)
+	store, broadcast, err := openStore(ctx, dbPath)
 	if err != nil {
 		e.errorf("serve", "%v", err)
 		return exitFailure
 	}
 	defer store.Close()
 	err = server.Run(ctx, server.Config{
-		Addr:   addr,
-		Store:  store,
-		Logger: log,
+		Addr:      addr,
+		Store:     store,
+		Broadcast: broadcast,
+		Logger:    log,
 		Ready: func(url string) {
 			fmt.Fprintf(e.stdout, "matombo: serving on %s\n", url)
 			where := dbPath

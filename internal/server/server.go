@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"matombo/internal/app"
@@ -38,6 +39,10 @@ type Config struct {
 	// OriginPatterns are extra hosts allowed to open WebSockets (see
 	// websocket.AcceptOptions); the server's own origin is always allowed.
 	OriginPatterns []string
+	// Broadcast links this instance with the others sharing the store
+	// (postgres.Notifier): their changes reach the local WebSockets. Nil
+	// for a single instance.
+	Broadcast app.Broadcast
 	// ShutdownTimeout bounds the wait for requests in flight on shutdown
 	// (0: 15 s).
 	ShutdownTimeout time.Duration
@@ -175,6 +180,18 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // the underlying writer.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// listen starts carrying the changes of other instances to the local
+// clients, until ctx ends; wg tracks the goroutines.
+func (s *Server) listen(ctx context.Context, b app.Broadcast, wg *sync.WaitGroup) {
+	r := newRefresher(s)
+	wg.Go(func() { r.run(ctx, 2) })
+	wg.Go(func() {
+		if err := b.Listen(ctx, r.changed, r.resync); err != nil && ctx.Err() == nil {
+			s.log.Error("broadcast: listen stopped; other instances' changes no longer reach this one", "err", err)
+		}
+	})
+}
+
 // Shutdown closes the live connections (clients reconnect to the next server).
 func (s *Server) Shutdown() { s.hub.close() }
 
@@ -189,12 +206,23 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Store == nil {
 		return errors.New("server: no store configured")
 	}
-	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log})
+	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
 	srv := New(svc, log, cfg.OriginPatterns)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		svc.Close()
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
+	}
+	lctx, stopListen := context.WithCancel(ctx)
+	var listeners sync.WaitGroup
+	// Stop in order: the listeners of other instances, then the AI workers.
+	stop := func() {
+		stopListen()
+		listeners.Wait()
+		svc.Close()
+	}
+	if cfg.Broadcast != nil {
+		srv.listen(lctx, cfg.Broadcast, &listeners)
 	}
 	hs := &http.Server{
 		Handler:           srv,
@@ -215,7 +243,7 @@ func Run(ctx context.Context, cfg Config) error {
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err := <-errc:
-		svc.Close()
+		stop()
 		return fmt.Errorf("server: %w", err)
 	case <-ctx.Done():
 	}
@@ -226,7 +254,7 @@ func Run(ctx context.Context, cfg Config) error {
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	err = hs.Shutdown(sctx)
-	svc.Close()
+	stop()
 	<-errc
 	if err != nil {
 		return fmt.Errorf("server: shutdown: %w", err)

@@ -130,6 +130,17 @@ func (h *hub) close() {
 	}
 }
 
+// watched returns the ids of the games with clients.
+func (h *hub) watched() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ids := make([]string, 0, len(h.games))
+	for id := range h.games {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // clients returns how many clients watch game id.
 func (h *hub) clients(id string) int {
 	h.mu.Lock()
@@ -141,6 +152,11 @@ func (h *hub) clients(id string) int {
 // updates; actions and pings from the client.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	// The server's read timeout must not cut a long-lived socket: make sure
+	// the hijacked connection keeps no deadline.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.origins})
 	if err != nil {
 		s.log.Info("websocket refused", "game", id, "err", err)

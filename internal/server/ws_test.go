@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -221,5 +222,27 @@ func TestWebSocketAIUpdates(t *testing.T) {
 		if u.Type != "update" || u.Events[0].By != "N" {
 			t.Fatalf("AI update %+v", u)
 		}
+	}
+}
+
+// TestWebSocketOutlivesReadTimeout: the server's read timeout, meant for
+// requests, does not cut a live socket.
+func TestWebSocketOutlivesReadTimeout(t *testing.T) {
+	e := newEnv(t)
+	hs := httptest.NewUnstartedServer(e.srv)
+	hs.Config.ReadTimeout = 200 * time.Millisecond
+	hs.Start()
+	defer hs.Close()
+	e.http = hs
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
+	cl, err := e.dial(c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.hello("", 0)
+	time.Sleep(500 * time.Millisecond)
+	cl.send(map[string]string{"type": "ping"})
+	if r := cl.recv(); r.Type != "pong" {
+		t.Fatalf("after the read timeout: %+v", r)
 	}
 }
