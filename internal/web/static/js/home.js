@@ -1,6 +1,8 @@
 // The home page: the new-game form and the lists of current and recent games.
 
 import { get, openCreated, post, setting, saveSetting } from "./api.js";
+import { Board } from "./board.js";
+import { specialHoles } from "./geom.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
 // Plain words for each option, by key, and for each value where it helps.
@@ -136,8 +138,28 @@ function rulesetText() {
   return parts.join(" ");
 }
 
+let preview = null;
+let previewFor = "";
+
 function showRuleset() {
-  $("#ruleset-text").textContent = rulesetText();
+  const rs = rulesetText();
+  $("#ruleset-text").textContent = rs;
+  drawPreview(rs);
+}
+
+// drawPreview shows the start position of the chosen rules, heads included.
+async function drawPreview(rs) {
+  if (!rs || rs === previewFor) return;
+  previewFor = rs;
+  try {
+    const v = await get(`/api/position?${new URLSearchParams({ ruleset: rs })}`);
+    if (previewFor !== rs) return;
+    if (!preview) preview = new Board($("#preview"), { label: "Start position of the chosen rules" });
+    preview.setSpecial(specialHoles(rs));
+    preview.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
+  } catch {
+    /* the form still works without a preview */
+  }
 }
 
 function opponent() {
