@@ -36,6 +36,8 @@ import (
 const (
 	MaxGames   = 10000
 	MaxSeconds = 600
+	// MaxRate bounds Config.Rate.
+	MaxRate = 100000
 	// DefaultRuleset is the ruleset of the games unless Config says another.
 	DefaultRuleset = "tsoro"
 	// gamesPerAddress is how many games one simulated client address
@@ -61,6 +63,12 @@ type Config struct {
 	Duration time.Duration // measured time, up to MaxSeconds
 	Ruleset  string        // "" : DefaultRuleset
 	Seed     uint64        // seed of the random choices (0: random)
+	// Rate paces the games so that together they send about Rate actions
+	// per second: each game acts every Games/Rate seconds (from a random
+	// phase), like players who think between moves. 0: every game acts as
+	// soon as its previous action is acknowledged (a closed loop, where
+	// latency grows with the number of games).
+	Rate float64
 }
 
 // Report is the outcome of a run. Latencies are in milliseconds.
@@ -77,6 +85,7 @@ type Report struct {
 	Seconds       float64  `json:"seconds"`        // the measured time
 	SetupSeconds  float64  `json:"setup_seconds"`  // creating the games and sockets, not measured
 	Ruleset       string   `json:"ruleset"`
+	Rate          float64  `json:"target_rate,omitempty"`   // Config.Rate, if paced
 	ErrorSamples  []string `json:"error_samples,omitempty"` // the first few errors
 }
 
@@ -121,6 +130,9 @@ func (cfg *Config) check() ([]*url.URL, error) {
 	}
 	if cfg.Games < 1 || cfg.Games > MaxGames {
 		return nil, fmt.Errorf("loadtest: %d games is not allowed; games run from 1 to %d", cfg.Games, MaxGames)
+	}
+	if cfg.Rate < 0 || cfg.Rate > MaxRate {
+		return nil, fmt.Errorf("loadtest: a rate of %g actions per second is not allowed; the rate runs from 0 (unpaced) to %d", cfg.Rate, MaxRate)
 	}
 	if cfg.Duration <= 0 || cfg.Duration > MaxSeconds*time.Second {
 		return nil, fmt.Errorf("loadtest: a run of %v is not allowed; seconds run from 1 to %d", cfg.Duration, MaxSeconds)
@@ -179,12 +191,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// still awaited but not counted.
 	start := time.Now()
 	deadline := start.Add(cfg.Duration)
+	var interval time.Duration // between two actions of one game
+	if cfg.Rate > 0 {
+		interval = time.Duration(float64(cfg.Games) / cfg.Rate * float64(time.Second))
+	}
 	pctx, pcancel := context.WithDeadline(ctx, deadline)
 	defer pcancel()
 	for _, g := range games {
 		if g != nil {
 			wg.Go(func() {
-				g.play(pctx, deadline)
+				g.play(pctx, deadline, interval)
 				g.close()
 			})
 		}
@@ -205,7 +221,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{
 		Games: cfg.Games, Actions: len(lat), Errors: int(r.errors.Load()), Finished: finished,
-		Seconds: elapsed.Seconds(), SetupSeconds: setup.Seconds(), Ruleset: cfg.Ruleset,
+		Seconds: elapsed.Seconds(), SetupSeconds: setup.Seconds(), Ruleset: cfg.Ruleset, Rate: cfg.Rate,
 		ErrorSamples: r.samples(),
 	}
 	if elapsed > 0 {
@@ -507,8 +523,23 @@ func (g *game) close() {
 
 // play plays random legal actions until the deadline, rematching finished
 // games; an error ends the slot's play (it is counted).
-func (g *game) play(ctx context.Context, deadline time.Time) {
+func (g *game) play(ctx context.Context, deadline time.Time, interval time.Duration) {
+	var next time.Time // when to act next, when paced
+	if interval > 0 {
+		next = time.Now().Add(time.Duration(g.rng.Int64N(int64(interval) + 1)))
+	}
 	for time.Now().Before(deadline) {
+		if interval > 0 {
+			if !sleepUntil(ctx, next) {
+				return
+			}
+			// A game that fell behind (a slow answer) does not catch up
+			// in a burst.
+			next = next.Add(interval)
+			if now := time.Now(); next.Before(now) {
+				next = now
+			}
+		}
 		if g.view.Status != "playing" || len(g.view.Legal) == 0 {
 			g.finished++
 			old := g.id
@@ -529,6 +560,22 @@ func (g *game) play(ctx context.Context, deadline time.Time) {
 		if time.Now().Before(deadline) {
 			g.latencies = append(g.latencies, lat)
 		}
+	}
+}
+
+// sleepUntil waits until t; it reports false if ctx ended first.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

@@ -43,6 +43,19 @@ func TestRunAgainstServer(t *testing.T) {
 	}
 }
 
+// TestPaced checks that --rate paces the games: about rate actions per
+// second in all, far fewer than unpaced.
+func TestPaced(t *testing.T) {
+	base := startServer(t)
+	rep, err := Run(context.Background(), Config{URL: base, Games: 10, Duration: 2 * time.Second, Ruleset: "nsolo", Seed: 4, Rate: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 || rep.ActionsPerSec < 12 || rep.ActionsPerSec > 25 || rep.Rate != 20 {
+		t.Errorf("paced at 20 actions/s: %+v", rep)
+	}
+}
+
 // TestManyAddresses creates more games than one client address may (the
 // server allows 60 a minute per address), so the spreading over source
 // addresses must work.
@@ -113,6 +126,8 @@ func TestBounds(t *testing.T) {
 		{URL: "http://127.0.0.1:1", Games: 0, Duration: time.Second},
 		{URL: "http://127.0.0.1:1", Games: MaxGames + 1, Duration: time.Second},
 		{URL: "http://127.0.0.1:1", Games: 1, Duration: 0},
+		{URL: "http://127.0.0.1:1", Games: 1, Duration: time.Second, Rate: -1},
+		{URL: "http://127.0.0.1:1", Games: 1, Duration: time.Second, Rate: MaxRate + 1},
 		{URL: "http://127.0.0.1:1", Games: 1, Duration: (MaxSeconds + 1) * time.Second},
 		{URL: "http://192.168.1.1:80", Games: 1, Duration: time.Second},
 		{URL: "http://127.0.0.1:1", More: []string{"http://192.168.1.1:80"}, Games: 1, Duration: time.Second},

@@ -14,13 +14,16 @@ func loadtestCommand() command {
 	return command{
 		name:    "loadtest",
 		summary: "play many concurrent games against a local server and measure it",
-		usage: fmt.Sprintf(`usage: matombo loadtest --url http://127.0.0.1:PORT[,URL...] [--games N] [--seconds S] [--ruleset R] [--seed N] [--json]
+		usage: fmt.Sprintf(`usage: matombo loadtest --url http://127.0.0.1:PORT[,URL...] [--games N] [--seconds S] [--rate R] [--ruleset R] [--seed N] [--json]
 
 Plays N concurrent games against a running matombo server (matombo serve)
 over its HTTP API and WebSockets: each is a two-players-on-one-device game
 with a WebSocket per seat; the player to move sends a random legal action
 and waits for the server's acknowledging update; finished games are
-rematched. After creating the games (not measured) it plays for S seconds
+rematched. Unpaced, each game acts again as soon as it is acknowledged (so
+the latency grows with the number of games); with --rate R the games are
+paced like players who think between moves, each acting every N/R seconds,
+for about R actions per second in all. After creating the games (not measured) it plays for S seconds
 and prints the actions acknowledged per second, the latency from sending an
 action to its acknowledgement (50th, 95th and 99th percentiles, and the
 maximum), and the errors (refused actions, failed requests, dropped
@@ -39,19 +42,22 @@ flags:
                  several instances: a comma-separated list, or --url again
   --games N      concurrent games, 1 to %d (default 100)
   --seconds S    measured seconds, 1 to %d (default 10)
+  --rate R       pace the games to about R actions per second in all, 0 to
+                 %d (default 0: unpaced)
   --ruleset R    the ruleset of the games (default %q)
   --seed N       seed of the random choices (default: random)
   --json         print one JSON object with the fields games, actions,
                  actions_per_sec, p50_ms, p95_ms, p99_ms, max_ms, errors,
-                 games_finished, seconds, setup_seconds, ruleset and
-                 error_samples (the first few errors)
+                 games_finished, seconds, setup_seconds, ruleset,
+                 target_rate (with --rate) and error_samples (the first
+                 few errors)
 
 examples:
   matombo serve --addr 127.0.0.1:8080 --db /tmp/load.db &
-  matombo loadtest --url http://127.0.0.1:8080 --games 2000 --seconds 60
+  matombo loadtest --url http://127.0.0.1:8080 --games 2000 --seconds 60 --rate 1000
   matombo loadtest --url http://127.0.0.1:8080 --games 50 --seconds 5 --ruleset nsolo --json
   matombo loadtest --url http://127.0.0.1:8081,http://127.0.0.1:8082 --games 1000 --seconds 30
-`, "50", loadtest.MaxGames, loadtest.MaxSeconds, loadtest.DefaultRuleset),
+`, "50", loadtest.MaxGames, loadtest.MaxSeconds, loadtest.MaxRate, loadtest.DefaultRuleset),
 		run: runLoadtest,
 	}
 }
@@ -72,6 +78,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 	seconds := fs.Int("seconds", 10, "")
 	ruleset := fs.String("ruleset", loadtest.DefaultRuleset, "")
 	seed := fs.Uint64("seed", 0, "")
+	rate := fs.Float64("rate", 0, "")
 	asJSON := fs.Bool("json", false, "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
@@ -94,8 +101,11 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 	if *seconds < 1 || *seconds > loadtest.MaxSeconds {
 		return e.usageError(c.name, "--seconds %d is not allowed; seconds run from 1 to %d", *seconds, loadtest.MaxSeconds)
 	}
+	if *rate < 0 || *rate > loadtest.MaxRate {
+		return e.usageError(c.name, "--rate %g is not allowed; the rate runs from 0 (unpaced) to %d actions per second", *rate, loadtest.MaxRate)
+	}
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: urls[0], More: urls[1:], Games: *games, Duration: time.Duration(*seconds) * time.Second,
-		Ruleset: *ruleset, Seed: *seed})
+		Ruleset: *ruleset, Seed: *seed, Rate: *rate})
 	if err != nil {
 		e.errorf(c.name, "%s", strings.TrimPrefix(err.Error(), "loadtest: "))
 		return exitFailure

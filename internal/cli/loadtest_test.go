@@ -23,6 +23,7 @@ func TestLoadtestRefuses(t *testing.T) {
 		{[]string{"loadtest", "--url", "http://127.0.0.1:8080", "--games", "10001"}, "games run from 1 to 10000"},
 		{[]string{"loadtest", "--url", "http://127.0.0.1:8080", "--seconds", "601"}, "seconds run from 1 to 600"},
 		{[]string{"loadtest", "--url", "http://127.0.0.1:8080", "extra"}, "takes no arguments"},
+		{[]string{"loadtest", "--url", "http://127.0.0.1:8080", "--rate", "-5"}, "the rate runs from 0"},
 	} {
 		code, stdout, stderr := run(t, "", tc.args...)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
