@@ -218,6 +218,15 @@ func (s *session) waitJS(ctx context.Context, expr string, timeout time.Duration
 	}
 }
 
+// noDesync checks that every animation on the page ended on the server's
+// board (the page counts misses in body[data-desync]).
+func (s *session) noDesync(ctx context.Context, name string) {
+	s.t.Helper()
+	if n := js[string](s, ctx, `document.body.dataset.desync || ""`); n != "" {
+		s.t.Errorf("%s: %s animations ended on another board than the server's", name, n)
+	}
+}
+
 // shot saves a full-page screenshot as <name>.png.
 func (s *session) shot(ctx context.Context, name string) {
 	s.t.Helper()

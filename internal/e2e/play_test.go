@@ -175,6 +175,7 @@ func playAgainstAI(s *session) {
 		time.Sleep(25 * time.Millisecond)
 	}
 	banner := s.text(ctx, "#banner")
+	s.noDesync(ctx, "game against the AI")
 	var v gameView
 	s.api("GET", "/api/games/"+id, "", nil, &v)
 	if v.Status != "over" {
@@ -273,6 +274,9 @@ func onlineGame(s *session) {
 		}
 		s.waitJS(bob, gameState+` === "act"`, 10*time.Second)
 	}
+	for name, c := range map[string]context.Context{"alice": alice, "bob": bob, "spectator": eve} {
+		s.noDesync(c, name)
+	}
 	s.shot(alice, "desktop-online-south")
 	s.shot(bob, "phone-online-north")
 	s.shot(eve, "desktop-online-spectator")
@@ -314,6 +318,7 @@ func localGameHead(s *session) {
 			if !strings.Contains(prompt, "head") || !strings.Contains(prompt, "Relay from") {
 				t.Fatalf("the head prompt says %q", prompt)
 			}
+			s.noDesync(ctx, "game on one device")
 			s.shot(ctx, "desktop-head-prompt")
 			s.run(ctx, chromedp.KeyEvent("s"))
 			s.waitJS(ctx, `[...document.querySelectorAll("#moves td")].some(td => td.textContent.endsWith(",stop"))`, 5*time.Second)

@@ -115,6 +115,7 @@ func replayAndArchive(s *session) {
 	// Play runs to the end by itself.
 	s.run(ctx, setSpeed("instant"), chromedp.Click(chromedp.CSS(`button[aria-label="Play"]`)))
 	s.waitJS(ctx, `document.querySelector("#player output").textContent === "`+strconv.Itoa(n)+total+`"`, 20*time.Second)
+	s.noDesync(ctx, "replay")
 	s.shot(ctx, "desktop-replay")
 
 	// The position of the end, shareable by URL.

@@ -279,6 +279,21 @@ export class Board {
     return best;
   }
 
+  /**
+   * matches reports whether the drawn board has the counts of rows; when it
+   * does not, the animation went wrong: it counts the miss in the page's
+   * data-desync attribute (the tests read it) and warns.
+   */
+  matches(rows) {
+    const same = ["a", "b", "c", "d"].every((r) => rows[r].every((n, i) => this.board.rows[r][i] === n));
+    if (!same) {
+      const d = document.body.dataset;
+      d.desync = String(Number(d.desync || 0) + 1);
+      console.warn("matombo: the animation ended on another board than the server's");
+    }
+    return same;
+  }
+
   /** skip finishes the running animation at once. */
   skip() {
     this.skipping = true;
@@ -322,7 +337,13 @@ export class Board {
     try {
       for (const e of events) {
         if (onStep) onStep(e);
-        if (!(await this.step(e, delay))) { ok = false; break; }
+        if (!(await this.step(e, delay))) {
+          ok = false;
+          const d = document.body.dataset;
+          d.desync = String(Number(d.desync || 0) + 1);
+          console.warn("matombo: an event did not fit the board", e);
+          break;
+        }
       }
     } finally {
       this.hand.classList.add("hidden");

@@ -129,7 +129,9 @@ class GamePage {
         const cur = this.view;
         if (cur && view.ply < cur.ply) continue;
         if (cur && view.ply === cur.ply && this.signature(view) === this.signature(cur)) continue;
-        if (cur && events.length && view.ply > cur.ply) await this.play(events);
+        if (cur && events.length && view.ply > cur.ply) {
+          if (await this.play(events)) this.board.matches(view.board.rows);
+        }
         this.render(view, events);
       }
     } finally {
@@ -143,7 +145,7 @@ class GamePage {
     const delay = SPEEDS[this.speed] ?? SPEEDS.normal;
     const ok = await this.board.animate(events, delay);
     $("#skip").disabled = true;
-    if (!ok) return;
+    if (!ok) return false;
     const groups = [];
     for (const e of events) {
       const g = groups[groups.length - 1];
@@ -156,6 +158,7 @@ class GamePage {
     const lastGroup = groups[groups.length - 1];
     const start = lastGroup && lastGroup.events.find((e) => e.kind === "sow");
     this.lastMove = start ? { from: start.from, to: lastSow.to } : first ? { from: first.from, to: lastSow.to } : null;
+    return true;
   }
 
   announce(text) {

@@ -88,6 +88,7 @@ export class Player {
     const speed = this.opts.speed ? this.opts.speed() : "normal";
     const ok = await this.board.animate(act.events || [], SPEEDS[speed] ?? SPEEDS.normal);
     this.busy = false;
+    if (ok && this.ply === k + 1) this.board.matches(this.positionAt(k + 1).rows);
     if (this.ply === k + 1 || !ok) this.board.set(this.positionAt(this.ply), [], this.lastMove(this.ply));
   }
 
