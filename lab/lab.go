@@ -251,6 +251,9 @@ func (w *worker) run(ctx context.Context, r *runner) {
 				return
 			}
 			w.states[ri], w.accs[ri] = s, NewAcc()
+			if w.cfg.Player.Level != 0 {
+				w.accs[ri].Seen = map[uint64]struct{}{}
+			}
 		}
 		for g := first; g < last && !r.stop.Load(); g++ {
 			game, ok, err := w.play(ctx, w.states[ri], g)
@@ -321,6 +324,9 @@ func (w *worker) play(ctx context.Context, s *mancala.State, g int) (game Game, 
 				}
 				return game, false, err
 			}
+		}
+		if players[0] != nil {
+			game.Hash = mix(game.Hash ^ uint64(a) ^ uint64(game.Decisions)<<16)
 		}
 		if err := s.Apply(a); err != nil {
 			return game, false, fmt.Errorf("a chosen action was refused: %w", err)

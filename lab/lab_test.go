@@ -143,7 +143,7 @@ func TestLevelPlayers(t *testing.T) {
 		t.Errorf("level players: 1 and 2 workers differ:\n%+v\n%+v", one.Rulesets[0], two.Rulesets[0])
 	}
 	s := one.Rulesets[0]
-	if s.Games != 4 || s.SouthWins+s.NorthWins+s.Draws != 4 || s.Player != "level:1" || s.Opening != 2 {
+	if s.Games != 4 || s.SouthWins+s.NorthWins+s.Draws != 4 || s.Player != "level:1" || s.Opening != 2 || s.DistinctGames < 1 || s.DistinctGames > 4 {
 		t.Errorf("summary %+v", s)
 	}
 }

@@ -78,6 +78,10 @@ type Summary struct {
 	TurnCapHigh   float64 `json:"turn_cap_high"`
 	LapCutTurns   int64   `json:"lap_cut_turns"`
 	LapCutGames   int64   `json:"lap_cut_games"`
+	// DistinctGames counts the different games played (by their actions),
+	// for level players only (0 for random players): a deterministic level
+	// repeats a game whenever the random opening repeats.
+	DistinctGames int64 `json:"distinct_games"`
 }
 
 func summarize(rs mancala.Ruleset, a *Acc, cfg *Config) Summary {
@@ -107,6 +111,7 @@ func summarize(rs mancala.Ruleset, a *Acc, cfg *Config) Summary {
 	s.TurnCapEnds = a.Ended(mancala.TurnLimit)
 	s.TurnCapLow, s.TurnCapHigh = Wilson(s.TurnCapEnds, n)
 	s.LapCutTurns, s.LapCutGames = a.LapCuts, a.LapCutGames
+	s.DistinctGames = int64(len(a.Seen))
 	for _, f := range []*float64{&s.SouthRate, &s.SouthLow, &s.SouthHigh, &s.NorthRate, &s.NorthLow, &s.NorthHigh,
 		&s.DrawRate, &s.DrawLow, &s.DrawHigh, &s.TurnsMean, &s.TurnsLow, &s.TurnsHigh, &s.TurnsSD,
 		&s.DecisionsTurn, &s.LegalDecision, &s.LapsTurn, &s.CapturesMean, &s.CapturesLow, &s.CapturesHigh,
@@ -178,6 +183,7 @@ func csvColumns() []column {
 		{"turn_cap_high", func(s *Summary) string { return ftoa(s.TurnCapHigh) }},
 		{"lap_cut_turns", func(s *Summary) string { return itoa(s.LapCutTurns) }},
 		{"lap_cut_games", func(s *Summary) string { return itoa(s.LapCutGames) }},
+		{"distinct_games", func(s *Summary) string { return itoa(s.DistinctGames) }},
 	}
 }
 
@@ -265,6 +271,9 @@ func writeDetail(b *strings.Builder, s *Summary) {
 	line("ended by repetition", "%s", share(s.RepetitionEnd, s.RepetitionLow, s.RepetitionHi))
 	line("ended by the turn cap", "%s", share(s.TurnCapEnds, s.TurnCapLow, s.TurnCapHigh))
 	line("lap-limit cuts", "%s turns in %s games", thousands(s.LapCutTurns), thousands(s.LapCutGames))
+	if s.DistinctGames > 0 {
+		line("distinct games", "%s (the others repeat one)", thousands(s.DistinctGames))
+	}
 	writeHistogram(b, s.TurnsHist, n)
 }
 

@@ -18,6 +18,9 @@ type Game struct {
 	Laps      int // laps sown
 	Captures  int // captures (with their picks or removals, once each)
 	LapCuts   int // turns cut by the lap limit
+	// Hash identifies the game's sequence of actions; it is set for level
+	// players only, whose games may repeat.
+	Hash uint64
 }
 
 // Acc accumulates the games of one ruleset. Every field is an integer sum,
@@ -39,6 +42,10 @@ type Acc struct {
 	CapturesSq  int64
 	LapCuts     int64 // turns cut by the lap limit
 	LapCutGames int64 // games with at least one such turn
+	// Seen, when not nil, collects the Hash of every game, to count the
+	// distinct games (level players are deterministic once the random
+	// opening is over, so their games may repeat).
+	Seen map[uint64]struct{}
 }
 
 // NewAcc returns an empty accumulator whose length table already covers
@@ -67,6 +74,9 @@ func (a *Acc) Add(g Game) {
 	if g.LapCuts > 0 {
 		a.LapCutGames++
 	}
+	if a.Seen != nil {
+		a.Seen[g.Hash] = struct{}{}
+	}
 }
 
 // Merge adds the counts of b to a.
@@ -92,6 +102,14 @@ func (a *Acc) Merge(b *Acc) {
 	a.CapturesSq += b.CapturesSq
 	a.LapCuts += b.LapCuts
 	a.LapCutGames += b.LapCutGames
+	if b.Seen != nil {
+		if a.Seen == nil {
+			a.Seen = make(map[uint64]struct{}, len(b.Seen))
+		}
+		for h := range b.Seen {
+			a.Seen[h] = struct{}{}
+		}
+	}
 }
 
 // Results returns the games won by South, won by North and drawn.

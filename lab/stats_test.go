@@ -146,6 +146,25 @@ func TestHistogram(t *testing.T) {
 	}
 }
 
+// TestDistinct checks that the distinct games of two workers are their
+// union.
+func TestDistinct(t *testing.T) {
+	a, b := NewAcc(), NewAcc()
+	a.Seen, b.Seen = map[uint64]struct{}{}, map[uint64]struct{}{}
+	for _, h := range []uint64{1, 2, 2} {
+		a.Add(Game{Turns: 5, Hash: h})
+	}
+	for _, h := range []uint64{2, 3} {
+		b.Add(Game{Turns: 5, Hash: h})
+	}
+	whole := NewAcc()
+	whole.Merge(a)
+	whole.Merge(b)
+	if len(whole.Seen) != 3 || whole.Games != 5 {
+		t.Errorf("%d distinct of %d games, want 3 of 5", len(whole.Seen), whole.Games)
+	}
+}
+
 func TestRoundWidth(t *testing.T) {
 	for w, want := range map[float64]int{0.3: 1, 1: 1, 1.5: 2, 2.1: 5, 6.7: 10, 11: 20, 47: 50, 120: 200} {
 		if got := roundWidth(w); got != want {
