@@ -168,10 +168,14 @@ func exceptionText(d *runtime.ExceptionDetails) string {
 	return text
 }
 
+// slack multiplies every wait: the tests share two cores with the rest of
+// the suite, and a wait only matters when something is wrong.
+const slack = 3
+
 // run runs actions with a deadline, failing the test on error.
 func (s *session) run(ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
 	s.t.Helper()
-	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	c, cancel := context.WithTimeout(ctx, slack*20*time.Second)
 	defer cancel()
 	if err := chromedp.Do(c, actions...); err != nil {
 		s.t.Fatalf("e2e: %v", err)
@@ -181,7 +185,7 @@ func (s *session) run(ctx context.Context, actions ...chromedp.Action[chromedp.V
 // value runs an action that returns a value, failing the test on error.
 func value[T any](s *session, ctx context.Context, a chromedp.Action[T]) T {
 	s.t.Helper()
-	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	c, cancel := context.WithTimeout(ctx, slack*20*time.Second)
 	defer cancel()
 	v, err := chromedp.Run(c, a)
 	if err != nil {
@@ -205,7 +209,7 @@ func (s *session) text(ctx context.Context, sel string) string {
 // waitJS polls a JavaScript expression until it is true.
 func (s *session) waitJS(ctx context.Context, expr string, timeout time.Duration) {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(slack * timeout)
 	for {
 		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")")); err == nil && ok {
 			return

@@ -371,6 +371,11 @@ export class Board {
       if (path[path.length - 1] !== e.to) return false;
       const per = e.stones > 0 ? Math.min(delay, 2600 / e.stones) : delay;
       this.mark(e.from, "active", true);
+      if (!this.skipping) {
+        // Laps drawn stone by stone, counted for the tests.
+        const d = document.body.dataset;
+        d.laps = String(Number(d.laps || 0) + 1);
+      }
       add(e.from, -e.stones);
       this.showHand(e.from, e.stones);
       await this.sleep(per * 2);
