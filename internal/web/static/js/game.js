@@ -18,6 +18,7 @@ class GamePage {
     this.running = false;
     this.choosing = null; // a hole with two directions waiting for a choice
     this.lastMove = null;
+    this.poller = null;
     this.takeToken();
     this.local = localSeats(id);
     this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole) });
@@ -98,6 +99,10 @@ class GamePage {
     b.className = `badge conn ${s === "live" ? "live" : s === "offline" ? "offline" : ""}`;
     b.textContent = s === "live" ? "live" : s === "offline" ? "reconnecting…" : "connecting…";
     if (s === "live" && this.view) this.refetch();
+    // Without a socket, poll the game (which also wakes an idle AI) until it is back.
+    clearInterval(this.poller);
+    this.poller = null;
+    if (s === "offline") this.poller = setInterval(() => this.refetch(), 4000);
   }
 
   async refetch() {
