@@ -124,3 +124,26 @@ func TestSolverAgreesWithBruteForce(t *testing.T) {
 		t.Errorf("the test positions should include wins and losses: %v", compared)
 	}
 }
+
+func TestSolverPlayerPlaysProvenWin(t *testing.T) {
+	s, _ := mancala.NewGame(mancala.MustParseRuleset("tsoro size=6 heads=none bonus=0"))
+	if err := s.SetPosition(winningCapture); err != nil {
+		t.Fatal(err)
+	}
+	sv, _ := NewSolver(12)
+	sp := &SolverPlayer{Solver: sv, Fallback: NewRandom(1), MaxStones: 12, Share: 0.5}
+	for seed := range 5 {
+		sp.Fallback = NewRandom(uint64(seed))
+		a, err := sp.Choose(context.Background(), s, Limits{Nodes: 10_000})
+		if err != nil || a.String() != "a5" || sp.LastSolution().Value != Win {
+			t.Fatalf("seed %d: %s %v %+v", seed, a, err, sp.LastSolution())
+		}
+	}
+	big, _ := mancala.NewGame(mancala.Default(mancala.Nsolo))
+	if _, err := sp.Choose(context.Background(), big, Limits{Nodes: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if sp.LastSolution().Value != Unknown || sp.LastSolution().Nodes != 0 {
+		t.Errorf("the solver should not run with %d stones on the board", big.Stones(mancala.South)+big.Stones(mancala.North))
+	}
+}
