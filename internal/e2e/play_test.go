@@ -289,14 +289,22 @@ func onlineGame(s *session) {
 	}
 }
 
-// localGameHead plays both sides on one device, by clicks, until a lap ends
-// in an occupied head; there it stops with the S key.
+// localGameHead plays Misoro Tsoro for both sides on one device, by clicks:
+// each side names its two heads, then play goes on until a lap ends in an
+// occupied head, where the player stops with the S key.
 func localGameHead(s *session) {
 	t := s.t
 	ctx := s.tab("local", desktopW, desktopH)
-	id := s.newGame(ctx, "tsoro", map[string]string{"size": "6", "bonus": "1"}, "local", "", "")
+	id := s.newGame(ctx, "misoro-tsoro", map[string]string{"size": "6"}, "local", "", "")
 	if badge := s.text(ctx, "#mode"); badge != "two players, one device" {
 		t.Fatalf("badge %q", badge)
+	}
+	s.waitJS(ctx, gameState+` === "act"`, 10*time.Second)
+	if p := s.text(ctx, "#prompt"); !strings.Contains(p, "Name a head") {
+		t.Fatalf("the setup prompt says %q", p)
+	}
+	if holes := s.legalHoles(ctx); strings.Join(holes, " ") != "a1 a2 a3 a4 a5 a6" {
+		t.Fatalf("South may name %v as heads", holes)
 	}
 	s.run(ctx, setSpeed("instant"))
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -314,6 +322,9 @@ func localGameHead(s *session) {
 			prompt := s.text(ctx, "#prompt")
 			if !strings.Contains(prompt, "head") || !strings.Contains(prompt, "Relay from") {
 				t.Fatalf("the head prompt says %q", prompt)
+			}
+			if n := js[int](s, ctx, `document.querySelectorAll("#board g.hole.head").length`); n != 4 {
+				t.Errorf("%d heads marked, want 4", n)
 			}
 			s.noDesync(ctx, "game on one device")
 			s.shot(ctx, "desktop-head-prompt")
