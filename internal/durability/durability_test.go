@@ -373,22 +373,20 @@ func activeGames(games []*played) []*played {
 	return out
 }
 
-// TestKill runs the crash test on SQLite, and on PostgreSQL when
-// MATOMBO_TEST_POSTGRES is set (under CI=true it must be).
-func TestKill(t *testing.T) {
+// TestRealBinary builds matombo once and runs on it the crash test on
+// SQLite and on PostgreSQL, and the two-instance test on PostgreSQL
+// (PostgreSQL when MATOMBO_TEST_POSTGRES is set; under CI=true it must be).
+func TestRealBinary(t *testing.T) {
 	bin := buildBinary(t)
-	t.Run("sqlite", func(t *testing.T) {
+	t.Run("kill/sqlite", func(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "durable.db")
 		run(t, bin, db, func() (app.Store, error) { return sqlite.Open(context.Background(), db) })
 	})
-	t.Run("postgres", func(t *testing.T) {
+	t.Run("kill/postgres", func(t *testing.T) {
 		dsn := pgtest.Schema(t)
-		usage, _ := exec.Command(bin, "serve", "-h").Output()
-		if !strings.Contains(string(usage), "postgres://") {
-			// The store exists (internal/store/postgres); the serve command
-			// must choose it for --db postgres://... (internal/cli/serve.go).
-			t.Skip("\n\n*** DURABILITY ON PostgreSQL NOT RUN: `matombo serve` does not take --db postgres://... yet ***\n")
-		}
 		run(t, bin, dsn, func() (app.Store, error) { return postgres.Open(context.Background(), dsn) })
+	})
+	t.Run("instances/postgres", func(t *testing.T) {
+		testInstances(t, bin, pgtest.Schema(t))
 	})
 }
