@@ -124,7 +124,11 @@ func runLab(ctx context.Context, e *env, args []string) int {
 			return exitFailure
 		}
 	}
-	fmt.Fprintf(e.stderr, "%s games in %.1f s with %d workers\n", thousands(float64(rep.Games*len(rep.Rulesets))), rep.Elapsed.Seconds(), rep.Workers)
+	var played int64
+	for _, s := range rep.Rulesets {
+		played += s.Games
+	}
+	fmt.Fprintf(e.stderr, "%s games in %.1f s with %d workers\n", thousands(float64(played)), rep.Elapsed.Seconds(), rep.Workers)
 	if !rep.Complete {
 		e.errorf(c.name, "interrupted: the report covers the games finished")
 		return exitFailure

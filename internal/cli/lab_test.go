@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -107,5 +109,17 @@ func TestLabFiles(t *testing.T) {
 		if err != nil || !strings.HasPrefix(string(svg), "<svg") {
 			t.Errorf("%s.svg: %v", name, err)
 		}
+	}
+}
+
+// TestLabInterrupted checks that an interrupted run still prints what it
+// finished, says it stopped early and fails.
+func TestLabInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := Run(ctx, []string{"lab", "tsoro", "--games", "1000000"}, strings.NewReader(""), &out, &errOut)
+	if code != exitFailure || !strings.Contains(out.String(), "stopped early") || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, out.String(), errOut.String())
 	}
 }
