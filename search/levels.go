@@ -75,8 +75,11 @@ func NewLevel(k int, seed uint64) (*LevelPlayer, error) {
 	}
 	cfg := DefaultAlphaBeta(seed)
 	cfg.Noise, cfg.Blunder, cfg.Limits = spec.Noise, spec.Blunder, spec.Limits()
-	if spec.Depth > 0 && spec.Depth <= 4 {
+	switch { // smaller tables for the weaker levels: the web app keeps one player per level
+	case spec.Depth > 0 && spec.Depth <= 4:
 		cfg.TableBits = 16
+	case !spec.Solver:
+		cfg.TableBits = 18
 	}
 	ab, err := NewAlphaBeta(cfg)
 	if err != nil {
