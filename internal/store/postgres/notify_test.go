@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"net/url"
 	"testing"
 	"time"
 
@@ -146,7 +147,18 @@ func TestParsePayload(t *testing.T) {
 // Listen reconnects, calls Resync, and hears notifications again.
 func TestListenReconnects(t *testing.T) {
 	dsn := pgtest.Schema(t)
-	a, b := open(t, dsn), open(t, dsn)
+	// b's connections carry the schema's name as application_name, so that
+	// only this test's listener is killed, not those of tests running at
+	// the same time on the same database.
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appName := u.Query().Get("search_path")
+	q := u.Query()
+	q.Set("application_name", appName)
+	u.RawQuery = q.Encode()
+	a, b := open(t, dsn), open(t, u.String())
 	defer a.Close()
 	defer b.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -174,9 +186,10 @@ func TestListenReconnects(t *testing.T) {
 	}
 	wait(ready, "listening")
 	// The listener's connection is the one of b's pool that runs LISTEN.
-	if _, err := a.Pool().Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-		WHERE query = 'LISTEN `+Channel+`' AND pid <> pg_backend_pid() AND usename = current_user`); err != nil {
-		t.Fatal(err)
+	var killed int
+	if err := a.Pool().QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE query = $1 AND application_name = $2`, "LISTEN "+Channel, appName).Scan(&killed); err != nil || killed != 1 {
+		t.Fatalf("killed %d listening connections (%v), want 1", killed, err)
 	}
 	wait(resynced, "resync after the connection was killed")
 	wait(ready, "listening again")
