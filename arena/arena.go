@@ -63,6 +63,10 @@ type Result struct {
 	Elo     float64 `json:"elo"`
 	EloLow  float64 `json:"elo_low"`
 	EloHigh float64 `json:"elo_high"`
+	// Pairs counts the finished pairs of games (same opening, seats
+	// swapped) by A's points in the pair: 0, 1/2, 1, 3/2, 2. Many pairs
+	// at 1 mean the opening decided more than the players did.
+	Pairs   [5]int  `json:"pairs"`
 	SPRT    string  `json:"sprt,omitempty"`
 	LLR     float64 `json:"llr,omitempty"`
 	Records string  `json:"records,omitempty"`
@@ -116,6 +120,8 @@ func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
 	}
 	var err error
 	var score Score
+	var pairs [5]int
+	halves := 0 // A's half-points in the pair being played
 	var opening []mancala.Action
 	for g := 0; g < cfg.Games; g++ {
 		if g%2 == 0 {
@@ -146,10 +152,16 @@ func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
 		switch w, ok := rec.Result.Winner(); {
 		case !ok:
 			score.Draws++
+			halves++
 		case (w == mancala.South) == aSouth:
 			score.Wins++
+			halves += 2
 		default:
 			score.Losses++
+		}
+		if g%2 == 1 {
+			pairs[halves]++
+			halves = 0
 		}
 		drawProgress(cfg.Progress, score, cfg.Games)
 		if cfg.SPRT != nil && g%2 == 1 {
@@ -162,6 +174,7 @@ func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
 		fmt.Fprintln(cfg.Progress)
 	}
 	out := resultOf(score)
+	out.Pairs = pairs
 	if cfg.SPRT != nil {
 		out.SPRT, out.LLR = cfg.SPRT.Decide(score).String(), cfg.SPRT.LLR(score)
 	}
@@ -275,6 +288,10 @@ func Summary(cfg Config, r Result) string {
 	fmt.Fprintf(&b, "\nA wins %d, draws %d, losses %d\n", r.AWins, r.Draws, r.BWins)
 	fmt.Fprintf(&b, "score %.1f%% (%.1f/%d)\n", 100*r.Score, r.Score*float64(r.Games), r.Games)
 	fmt.Fprintf(&b, "elo %+.0f, 95%% interval [%+.0f, %+.0f]\n", r.Elo, r.EloLow, r.EloHigh)
+	if np := r.Pairs[0] + r.Pairs[1] + r.Pairs[2] + r.Pairs[3] + r.Pairs[4]; np > 0 {
+		fmt.Fprintf(&b, "pairs: A won both %d, split %d, lost both %d (with draws: %d at 1/2, %d at 3/2)\n",
+			r.Pairs[4], r.Pairs[2], r.Pairs[0], r.Pairs[1], r.Pairs[3])
+	}
 	if r.SPRT != "" {
 		fmt.Fprintf(&b, "sprt: %s (llr %.2f)\n", r.SPRT, r.LLR)
 	}

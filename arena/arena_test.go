@@ -136,6 +136,16 @@ func TestMatchSavesRecordsAndCounts(t *testing.T) {
 	if openings[0] != openings[1] {
 		t.Errorf("a pair should share its opening: %q %q", openings[0], openings[1])
 	}
+	np := 0
+	for i, k := range res.Pairs {
+		np += k
+		if i%2 == 1 && k != 0 {
+			t.Errorf("no draws were played, yet pairs %v", res.Pairs)
+		}
+	}
+	if np != 3 || res.Pairs[4]*2+res.Pairs[2] != res.AWins {
+		t.Errorf("pairs %v do not add up to 3 pairs and %d wins", res.Pairs, res.AWins)
+	}
 	if aWins != res.AWins {
 		t.Errorf("records show %d wins for A, result %d", aWins, res.AWins)
 	}
