@@ -138,6 +138,11 @@ func playAgainstAI(s *session) {
 	if first != "a2" {
 		t.Fatalf("first move %q, want a2 (focus a1, arrow right, Enter)", first)
 	}
+	// After the AI's answer the focus is back on a legal hole: Enter plays it.
+	s.waitJS(ctx, gameState+` === "act" && document.activeElement && document.activeElement.matches("#board g.hole.legal")`, 20*time.Second)
+	focused := js[string](s, ctx, `document.activeElement.dataset.hole`)
+	s.run(ctx, setSpeed("instant"), chromedp.KeyEvent(kb.Enter))
+	s.waitJS(ctx, `(() => { const r = document.querySelectorAll("#moves tbody tr")[1]; return r && r.querySelector("td").textContent.split(",")[0] === "`+focused+`"; })()`, 10*time.Second)
 
 	// The rest by mouse, at instant speed, until the game ends.
 	s.run(ctx, setSpeed("instant"))

@@ -39,6 +39,10 @@ class GamePage {
     $("#resign").addEventListener("click", () => this.resign());
     $("#rematch").addEventListener("click", () => this.rematch());
     document.addEventListener("keydown", (e) => this.key(e));
+    // Keyboard players get the focus back on the board after each move.
+    this.byKeyboard = false;
+    document.addEventListener("keydown", () => { this.byKeyboard = true; }, true);
+    document.addEventListener("pointerdown", () => { this.byKeyboard = false; }, true);
   }
 
   // takeToken moves a seat token from the URL fragment to localStorage, so
@@ -205,7 +209,9 @@ class GamePage {
     this.drawInvite();
     $("#resign").classList.toggle("hidden", !(view.status === "playing" && (view.you || this.local)));
     $("#rematch").classList.toggle("hidden", !(view.status === "over" && (view.you || this.local)));
-    if (act && !prev) this.board.updateTabStops();
+    if (act && this.byKeyboard && document.activeElement && !document.activeElement.closest("input, select, textarea, #prompt")) {
+      this.board.focusFirst();
+    }
   }
 
   lastFromTurns(view) {
@@ -426,7 +432,6 @@ class GamePage {
     this.hold = false;
     if (res && res.game) this.enqueue(res.game, res.events || [], true);
     else this.pump();
-    setTimeout(() => { if (this.canAct()) this.board.focusFirst(); }, 0);
   }
 
   async resign() {
