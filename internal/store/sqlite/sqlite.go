@@ -28,7 +28,38 @@ var migrations embed.FS
 
 // Store is an app.Store in one SQLite database file.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	stmts map[string]*sql.Stmt // the statements of every action, prepared once
+}
+
+// The statements run on every action, prepared at Open (SQLite parses a
+// statement each time it is not prepared).
+const (
+	qGame         = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
+	qSeats        = `SELECT side, token_hash, created FROM seats WHERE game_id = ? ORDER BY created, rowid`
+	qActions      = `SELECT ply, action, side, created FROM actions WHERE game_id = ? ORDER BY ply`
+	qState        = `SELECT plies, result FROM games WHERE id = ?`
+	qInsertSeat   = `INSERT INTO seats (game_id, side, token_hash, created) VALUES (?, ?, ?, ?)`
+	qInsertAction = `INSERT INTO actions (game_id, ply, action, side, created) VALUES (?, ?, ?, ?, ?)`
+	qAppended     = `UPDATE games SET plies = plies + 1, turns = ?, result = ?, reason = ?, updated = ? WHERE id = ?`
+)
+
+// prepare prepares the hot statements.
+func (s *Store) prepare(ctx context.Context) error {
+	s.stmts = map[string]*sql.Stmt{}
+	for _, q := range []string{qGame, qSeats, qActions, qState, qInsertSeat, qInsertAction, qAppended} {
+		st, err := s.db.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("sqlite: prepare %q: %w", q, err)
+		}
+		s.stmts[q] = st
+	}
+	return nil
+}
+
+// txStmt returns the prepared statement q for use in tx.
+func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, q string) *sql.Stmt {
+	return tx.StmtContext(ctx, s.stmts[q])
 }
 
 var _ app.Store = (*Store)(nil)
@@ -51,11 +82,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := s.prepare(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	return s.db.Close()
+}
 
 // migrate applies the embedded migrations not yet applied, each in a
 // transaction, in the order of their numbers.
@@ -132,7 +172,7 @@ func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
 			return fmt.Errorf("sqlite: create game %s: %w", g.ID, err)
 		}
 		for _, st := range g.Seats {
-			if err := insertSeat(ctx, tx, g.ID, st); err != nil {
+			if err := s.insertSeat(ctx, tx, g.ID, st); err != nil {
 				return err
 			}
 		}
@@ -140,7 +180,7 @@ func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
 			if m.Ply != i {
 				return app.Errorf(app.EInvalid, "action %d of game %s has ply %d", i, g.ID, m.Ply)
 			}
-			if err := insertAction(ctx, tx, g.ID, m); err != nil {
+			if err := s.insertAction(ctx, tx, g.ID, m); err != nil {
 				return err
 			}
 		}
@@ -148,8 +188,8 @@ func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
 	})
 }
 
-func insertSeat(ctx context.Context, tx *sql.Tx, id string, st app.Seat) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO seats (game_id, side, token_hash, created) VALUES (?, ?, ?, ?)`,
+func (s *Store) insertSeat(ctx context.Context, tx *sql.Tx, id string, st app.Seat) error {
+	_, err := s.txStmt(ctx, tx, qInsertSeat).ExecContext(ctx,
 		id, st.Side.String(), st.Hash, micros(st.Created))
 	if err != nil {
 		return fmt.Errorf("sqlite: add seat to game %s: %w", id, err)
@@ -157,8 +197,8 @@ func insertSeat(ctx context.Context, tx *sql.Tx, id string, st app.Seat) error {
 	return nil
 }
 
-func insertAction(ctx context.Context, tx *sql.Tx, id string, m app.Move) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO actions (game_id, ply, action, side, created) VALUES (?, ?, ?, ?, ?)`,
+func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.Move) error {
+	_, err := s.txStmt(ctx, tx, qInsertAction).ExecContext(ctx,
 		id, m.Ply, m.Action, m.Side.String(), micros(m.At))
 	if err != nil {
 		return fmt.Errorf("sqlite: append action %d to game %s: %w", m.Ply, id, err)
@@ -194,14 +234,14 @@ func scanGame(row scanner) (*app.Game, error) {
 
 // Game implements app.Store.
 func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
-	g, err := scanGame(s.db.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+	g, err := scanGame(s.stmts[qGame].QueryRowContext(ctx, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: game %s: %w", id, err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT side, token_hash, created FROM seats WHERE game_id = ? ORDER BY created, rowid`, id)
+	rows, err := s.stmts[qSeats].QueryContext(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seats of %s: %w", id, err)
 	}
@@ -220,7 +260,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT ply, action, side, created FROM actions WHERE game_id = ? ORDER BY ply`, id)
+	rows, err = s.stmts[qActions].QueryContext(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: actions of %s: %w", id, err)
 	}
@@ -241,10 +281,10 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 // AddSeat implements app.Store.
 func (s *Store) AddSeat(ctx context.Context, id string, st app.Seat) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := gameState(ctx, tx, id); err != nil {
+		if _, err := s.gameState(ctx, tx, id); err != nil {
 			return err
 		}
-		return insertSeat(ctx, tx, id, st)
+		return s.insertSeat(ctx, tx, id, st)
 	})
 }
 
@@ -253,9 +293,9 @@ type state struct {
 	result string
 }
 
-func gameState(ctx context.Context, tx *sql.Tx, id string) (state, error) {
+func (s *Store) gameState(ctx context.Context, tx *sql.Tx, id string) (state, error) {
 	var st state
-	err := tx.QueryRowContext(ctx, `SELECT plies, result FROM games WHERE id = ?`, id).Scan(&st.plies, &st.result)
+	err := s.txStmt(ctx, tx, qState).QueryRowContext(ctx, id).Scan(&st.plies, &st.result)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, notFound(id)
 	}
@@ -280,17 +320,17 @@ func checkInPlay(st state, id string, plies int) error {
 // AppendAction implements app.Store.
 func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		st, err := gameState(ctx, tx, id)
+		st, err := s.gameState(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if err := checkInPlay(st, id, m.Ply); err != nil {
 			return err
 		}
-		if err := insertAction(ctx, tx, id, m); err != nil {
+		if err := s.insertAction(ctx, tx, id, m); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE games SET plies = plies + 1, turns = ?, result = ?, reason = ?, updated = ? WHERE id = ?`,
+		_, err = s.txStmt(ctx, tx, qAppended).ExecContext(ctx,
 			turns, result, reason, micros(m.At), id)
 		return err
 	})
@@ -299,7 +339,7 @@ func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns i
 // Finish implements app.Store.
 func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		st, err := gameState(ctx, tx, id)
+		st, err := s.gameState(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -316,7 +356,7 @@ func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason
 func (s *Store) SetRematch(ctx context.Context, id, rematchID string) (string, error) {
 	var out string
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := gameState(ctx, tx, id); err != nil {
+		if _, err := s.gameState(ctx, tx, id); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE games SET rematch = ? WHERE id = ? AND rematch = ''`, rematchID, id); err != nil {
