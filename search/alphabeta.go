@@ -101,7 +101,7 @@ func (ab *AlphaBeta) Choose(ctx context.Context, s *mancala.State, lim Limits) (
 	if err := begin(s, lim); err != nil {
 		return 0, err
 	}
-	if lim.IsZero() {
+	if lim.MoveTime == 0 && lim.Nodes == 0 && lim.Depth == 0 { // none of the limits it knows
 		lim = ab.cfg.Limits
 	}
 	start := time.Now()

@@ -141,7 +141,7 @@ func (m *MCTS) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancal
 	if err := begin(s, lim); err != nil {
 		return 0, err
 	}
-	if lim.IsZero() {
+	if lim.MoveTime == 0 && lim.Playouts == 0 { // none of the limits it knows
 		lim = m.cfg.Limits
 	}
 	start := time.Now()

@@ -31,8 +31,10 @@ type Player interface {
 	Choose(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error)
 }
 
-// Limits bounds one search. Zero fields are no limit; when every field is
-// zero the player uses its own default limits. The search stops at the first
+// Limits bounds one search. Zero fields are no limit. Each player knows
+// some of the limits (tree search: MoveTime and Playouts; alpha-beta:
+// MoveTime, Nodes and Depth) and ignores the others; when none of those it
+// knows is set, it uses its own default limits. The search stops at the first
 // limit reached or when its context is cancelled, and still returns its best
 // action so far.
 type Limits struct {

@@ -176,3 +176,25 @@ func TestMoveTimeIsRespected(t *testing.T) {
 		}
 	}
 }
+
+func TestForeignLimitsFallBackToDefaults(t *testing.T) {
+	s, _ := mancala.NewGame(mancala.Default(mancala.Nsolo))
+	mc := DefaultMCTS(1)
+	mc.Limits = Limits{Playouts: 50}
+	m, _ := NewMCTS(mc)
+	if _, err := m.Choose(context.Background(), s, Limits{Nodes: 1_000_000, Depth: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.LastStats().Playouts; got != 50 {
+		t.Errorf("tree search with only alpha-beta limits ran %d playouts, want its default 50", got)
+	}
+	ac := DefaultAlphaBeta(1)
+	ac.Limits = Limits{Depth: 2}
+	ab, _ := NewAlphaBeta(ac)
+	if _, err := ab.Choose(context.Background(), s, Limits{Playouts: 1_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ab.LastStats().Depth; got != 2 {
+		t.Errorf("alpha-beta with only a playout limit searched to depth %d, want its default 2", got)
+	}
+}
