@@ -211,46 +211,46 @@ func scanGame(row pgx.Row) (*app.Game, error) {
 }
 
 // Game implements app.Store. It reads the game, its seats and its actions
-// in one repeatable-read transaction, so they agree.
+// in one round trip: a batch that is one repeatable-read, read-only
+// transaction, so the three agree.
 func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return nil, fmt.Errorf("postgres: begin: %w", err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	g, err := scanGame(tx.QueryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = $1`, id))
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`)
+	game := b.Queue(`SELECT `+gameColumns+` FROM games WHERE id = $1`, id)
+	seats := b.Queue(`SELECT side, token_hash, created FROM seats WHERE game_id = $1 ORDER BY created, seq`, id)
+	actions := b.Queue(`SELECT ply, action, side, created FROM actions WHERE game_id = $1 ORDER BY ply`, id)
+	b.Queue(`COMMIT`)
+	var g *app.Game
+	game.QueryRow(func(row pgx.Row) error {
+		var err error
+		g, err = scanGame(row)
+		return err
+	})
+	var side string
+	var at time.Time
+	var hash []byte
+	seats.Query(func(rows pgx.Rows) error {
+		_, err := pgx.ForEachRow(rows, []any{&side, &hash, &at}, func() error {
+			g.Seats = append(g.Seats, app.Seat{Side: storeutil.ParseSide(side), Hash: hash, Created: at.UTC()})
+			return nil
+		})
+		return err
+	})
+	var m app.Move
+	actions.Query(func(rows pgx.Rows) error {
+		_, err := pgx.ForEachRow(rows, []any{&m.Ply, &m.Action, &side, &at}, func() error {
+			m.Side, m.At = storeutil.ParseSide(side), at.UTC()
+			g.Actions = append(g.Actions, m)
+			return nil
+		})
+		return err
+	})
+	err := s.pool.SendBatch(ctx, b).Close()
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, notFound(id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: game %s: %w", id, err)
-	}
-	rows, err := tx.Query(ctx, `SELECT side, token_hash, created FROM seats WHERE game_id = $1 ORDER BY created, seq`, id)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: seats of %s: %w", id, err)
-	}
-	var side string
-	var at time.Time
-	var hash []byte
-	_, err = pgx.ForEachRow(rows, []any{&side, &hash, &at}, func() error {
-		g.Seats = append(g.Seats, app.Seat{Side: storeutil.ParseSide(side), Hash: hash, Created: at.UTC()})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("postgres: seats of %s: %w", id, err)
-	}
-	rows, err = tx.Query(ctx, `SELECT ply, action, side, created FROM actions WHERE game_id = $1 ORDER BY ply`, id)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: actions of %s: %w", id, err)
-	}
-	var m app.Move
-	_, err = pgx.ForEachRow(rows, []any{&m.Ply, &m.Action, &side, &at}, func() error {
-		m.Side, m.At = storeutil.ParseSide(side), at.UTC()
-		g.Actions = append(g.Actions, m)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("postgres: actions of %s: %w", id, err)
 	}
 	return g, nil
 }
@@ -284,26 +284,46 @@ func lockGame(ctx context.Context, tx pgx.Tx, id string) (state, error) {
 	return st, nil
 }
 
-// AppendAction implements app.Store: the game's row is locked (SELECT ...
-// FOR UPDATE) while the ply is checked and the action written, so
-// concurrent appends to one game, from any number of server instances,
-// apply one at a time and only the first of one ply succeeds.
+// appendAction bumps the game's ply count and inserts the action in one
+// statement, only if the game is in play at the expected ply. The UPDATE
+// locks the game's row: a concurrent append to the same game, from any
+// server instance, waits for it, then finds the ply changed and matches no
+// row. The primary key (game_id, ply) of actions is a second guard.
+const appendAction = `WITH bumped AS (
+	UPDATE games SET plies = plies + 1, turns = $5, result = $6, reason = $7, updated = $8
+	WHERE id = $1 AND plies = $2 AND result = '*'
+	RETURNING id
+)
+INSERT INTO actions (game_id, ply, action, side, created)
+SELECT id, $2, $3, $4, $8 FROM bumped`
+
+// AppendAction implements app.Store in one statement (one round trip, see
+// appendAction); only when it appends nothing does it look at why.
 func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
-	return s.tx(ctx, func(tx pgx.Tx) error {
-		st, err := lockGame(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if err := storeutil.CheckInPlay(id, st.plies, st.result, m.Ply); err != nil {
-			return err
-		}
-		if err := insertAction(ctx, tx, id, m); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `UPDATE games SET plies = plies + 1, turns = $1, result = $2, reason = $3, updated = $4 WHERE id = $5`,
-			turns, result, reason, m.At, id)
+	tag, err := s.pool.Exec(ctx, appendAction, id, m.Ply, m.Action, m.Side.String(), turns, result, reason, m.At)
+	if isUniqueViolation(err) {
+		return app.Errorf(app.EConflict, "stale ply %d: game %s has that ply already", m.Ply, id)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: append action %d to game %s: %w", m.Ply, id, err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	var st state
+	err = s.pool.QueryRow(ctx, `SELECT plies, result FROM games WHERE id = $1`, id).Scan(&st.plies, &st.result)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return notFound(id)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: game %s: %w", id, err)
+	}
+	if err := storeutil.CheckInPlay(id, st.plies, st.result, m.Ply); err != nil {
 		return err
-	})
+	}
+	// The game reached m.Ply only after the append looked (m.Ply was
+	// ahead of it then): still a stale ply for the client that sent it.
+	return app.Errorf(app.EConflict, "stale ply %d: game %s changed meanwhile", m.Ply, id)
 }
 
 // Finish implements app.Store.

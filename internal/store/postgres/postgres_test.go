@@ -134,3 +134,26 @@ func TestWithSearchPath(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPlay measures what the server does per action: load the game,
+// then append one action.
+func BenchmarkPlay(b *testing.B) {
+	s, err := Open(context.Background(), pgtest.Schema(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.CreateGame(ctx, &app.Game{ID: "g", Ruleset: "nsolo", Mode: app.ModeLocal, Result: "*"}); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		g, err := s.Game(ctx, "g")
+		if err != nil || len(g.Actions) != i {
+			b.Fatalf("ply %d: %d actions, %v", i, len(g.Actions), err)
+		}
+		if err := s.AppendAction(ctx, "g", app.Move{Ply: i, Action: "a1"}, 0, "*", ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
