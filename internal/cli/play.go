@@ -207,9 +207,7 @@ func (g *terminalGame) humanDecision(ctx context.Context, s *mancala.State) bool
 			fmt.Fprintf(out, "%s\n", plain(err))
 			continue
 		}
-		if s.AtTurnStart() || s.IsOver() {
-			writeBoard(out, s)
-		}
+		writeBoard(out, s) // also mid-turn: a head, pick or direction choice needs the board
 		return true
 	}
 }
