@@ -306,3 +306,46 @@ func TestResignMidTurnKeepsTheRecord(t *testing.T) {
 		t.Fatalf("record %q replays: %v", v.Record, err)
 	}
 }
+
+// TestStaleCacheReloads: two services (instances) on one store; each acts
+// on a game the other has cached, and a seat added on one is honoured by the
+// other.
+func TestStaleCacheReloads(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	a := NewService(Config{Store: store, Mover: NewGreedyMover(1)})
+	b := NewService(Config{Store: store, Mover: NewGreedyMover(2)})
+	defer a.Close()
+	defer b.Close()
+	c, err := a.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeFriend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewGreedyMover(3)
+	st, _ := mancala.NewGame(mancala.MustParseRuleset("nsolo"))
+	code := c.Invite[len("/join/"+c.ID+"/"):]
+	j, err := b.Join(ctx, c.ID, code, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ply := 0; ply < 12 && !st.IsOver(); ply++ {
+		svc := []*Service{a, b}[ply%2] // alternate instances
+		token := c.Token
+		if st.ToMove() == mancala.North {
+			token = j.Token
+		}
+		act, _ := m.Choose(ctx, st, MaxLevel)
+		res, err := svc.Act(ctx, c.ID, token, act.String(), ply)
+		if err != nil {
+			t.Fatalf("ply %d on instance %d: %v", ply, ply%2, err)
+		}
+		st.Apply(act)
+		if res.Game.Position != st.Position() {
+			t.Fatalf("ply %d: position %s, want %s", ply, res.Game.Position, st.Position())
+		}
+	}
+	// A stale ply is still refused after the reload.
+	if _, err := a.Act(ctx, c.ID, c.Token, "a1", 0); ErrorCode(err) != EConflict && ErrorCode(err) != EForbidden {
+		t.Fatalf("stale action: %v", err)
+	}
+}

@@ -50,6 +50,7 @@ type Service struct {
 	thinking  map[string]aiJob // games with an AI job queued or running
 	notifier  Notifier
 	broadcast Broadcast
+	cache     *gameCache
 }
 
 // newMover returns the Mover the service uses when none is configured.
@@ -64,7 +65,7 @@ func newMover() Mover {
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
 func NewService(cfg Config) *Service {
-	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast}
+	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast, cache: newGameCache(1024)}
 	if s.mover == nil {
 		s.mover = newMover()
 	}
@@ -114,6 +115,7 @@ type Broadcast interface {
 // another instance changed it. If the game has exactly ply actions (ply >
 // 0), the update carries the events of the last action, for animation.
 func (s *Service) Refresh(ctx context.Context, id string, ply int) error {
+	s.cache.drop(id)
 	p, err := s.load(ctx, id)
 	if err != nil {
 		return err
@@ -298,6 +300,7 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 			return nil, err
 		}
 		g.Seats = append(g.Seats, seat)
+		s.cache.drop(id)
 		s.publish(ctx, id, Update{Game: p.view("")})
 		return &Joined{Seat: side.String(), Token: token, URL: gameURL(id, token)}, nil
 	}
@@ -315,19 +318,45 @@ type ActResult struct {
 // whose decision it is; ply is the number of actions the client saw (a stale
 // ply is refused with EConflict).
 func (s *Service) Act(ctx context.Context, id, token, action string, ply int) (*ActResult, error) {
-	p, side, err := s.loadSeated(ctx, id, token, "act in")
+	e := s.cache.entry(id)
+	e.mu.Lock()
+	res, err := s.actOn(ctx, e, id, token, action, ply, false)
+	e.mu.Unlock()
+	if err != nil {
+		if ErrorCode(err) == ENotFound {
+			s.cache.drop(id)
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// actOn is Act on the cached game of e (locked). A check that fails on the
+// cached game is made again on the stored game (fresh), which another
+// instance may have changed.
+func (s *Service) actOn(ctx context.Context, e *cacheEntry, id, token, action string, ply int, fresh bool) (*ActResult, error) {
+	p, err := loaded(e, func() (*played, error) { return s.load(ctx, id) }, fresh)
 	if err != nil {
 		return nil, err
 	}
 	g, st := p.g, p.state()
-	if g.Over() {
-		return nil, Errorf(EConflict, "the game is over (%s, %s); no action can be played", g.Result, g.Reason)
+	side, ok := seatSide(g, token)
+	var refusal error
+	switch {
+	case !ok:
+		refusal = Errorf(EForbidden, "no seat: a valid seat token is needed to act in game %s", id)
+	case g.Over():
+		refusal = Errorf(EConflict, "the game is over (%s, %s); no action can be played", g.Result, g.Reason)
+	case ply != len(g.Actions):
+		refusal = Errorf(EConflict, "stale ply %d: the game is at ply %d; reload it", ply, len(g.Actions))
+	case st.ToMove() != side:
+		refusal = Errorf(EForbidden, "it is %s's decision; your seat is %s", st.ToMove().Name(), side.Name())
 	}
-	if ply != len(g.Actions) {
-		return nil, Errorf(EConflict, "stale ply %d: the game is at ply %d; reload it", ply, len(g.Actions))
-	}
-	if st.ToMove() != side {
-		return nil, Errorf(EForbidden, "it is %s's decision; your seat is %s", st.ToMove().Name(), side.Name())
+	if refusal != nil {
+		if !fresh {
+			return s.actOn(ctx, e, id, token, action, ply, true)
+		}
+		return nil, refusal
 	}
 	a, err := mancala.ParseAction(action)
 	if err != nil {
@@ -335,10 +364,11 @@ func (s *Service) Act(ctx context.Context, id, token, action string, ply int) (*
 	}
 	res, err := s.apply(ctx, p, a)
 	if err != nil {
+		e.p = nil // p may be ahead of the store
 		return nil, err
 	}
 	res.Game.You = side.String()
-	s.kickAI(g)
+	s.kickAI(g) // under the entry's lock: the AI job changes g
 	return res, nil
 }
 
@@ -426,19 +456,27 @@ func (s *Service) playAI(ctx context.Context, id string) {
 
 // playAIDecisions plays the AI's decisions in game id while it has them.
 func (s *Service) playAIDecisions(ctx context.Context, id string) {
+	load := func() (*played, error) { return s.load(ctx, id) }
 	for ctx.Err() == nil {
-		p, err := s.load(ctx, id)
+		e := s.cache.entry(id)
+		e.mu.Lock()
+		p, err := loaded(e, load, false)
 		if err != nil {
+			e.mu.Unlock()
 			s.log.Error("ai: load game", "game", id, "err", err)
 			return
 		}
 		if !aiToMove(p) {
+			e.mu.Unlock()
 			return
 		}
-		st := p.state()
+		st, ply := p.state().Clone(), len(p.g.Actions)
 		level := p.g.Players[st.ToMove()].Level
+		e.mu.Unlock()
+
+		// Think without holding the game.
 		dctx, cancel := context.WithTimeout(ctx, ThinkTime(level))
-		a, err := s.mover.Choose(dctx, st.Clone(), level)
+		a, err := s.mover.Choose(dctx, st, level)
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -447,7 +485,20 @@ func (s *Service) playAIDecisions(ctx context.Context, id string) {
 			s.log.Warn("ai: mover failed; playing the first legal action", "game", id, "err", err)
 			a = st.Legal(nil)[0]
 		}
-		if _, err := s.apply(ctx, p, a); err != nil {
+
+		e.mu.Lock()
+		p, err = loaded(e, load, false)
+		if err != nil || len(p.g.Actions) != ply {
+			// The game changed while the AI thought: look again.
+			e.mu.Unlock()
+			continue
+		}
+		_, err = s.apply(ctx, p, a)
+		if err != nil {
+			e.p = nil
+		}
+		e.mu.Unlock()
+		if err != nil {
 			if ErrorCode(err) != EConflict {
 				s.log.Error("ai: apply", "game", id, "action", a.String(), "err", err)
 			}
@@ -471,6 +522,7 @@ func (s *Service) Resign(ctx context.Context, id, token string) (*GameView, erro
 	if err := s.store.Finish(context.WithoutCancel(ctx), id, len(g.Actions), result, "resigned"); err != nil {
 		return nil, err
 	}
+	s.cache.drop(id)
 	g.Result, g.Reason, g.Updated = result, "resigned", time.Now().UTC()
 	if r, err := mancala.ParseResult(result); err == nil {
 		p.rec.SetResult(r)
@@ -505,6 +557,7 @@ func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, erro
 			return nil, err
 		}
 		g.Rematch = rid
+		s.cache.drop(id)
 		s.publish(ctx, id, Update{Game: p.view("")})
 	}
 	out := &Created{ID: rid, Seat: newSide.String()}
