@@ -56,6 +56,7 @@ type Server struct {
 	origins []string
 	limiter *limiter
 	mux     *http.ServeMux
+	sockets sync.WaitGroup // the WebSocket handlers running
 }
 
 // New returns the handler of the app on svc and registers its hub as svc's
@@ -254,6 +255,15 @@ func Run(ctx context.Context, cfg Config) error {
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	err = hs.Shutdown(sctx)
+	// Shutdown does not wait for hijacked connections: wait for the
+	// sockets' handlers (an action they are storing) before stopping.
+	sockets := make(chan struct{})
+	go func() { srv.sockets.Wait(); close(sockets) }()
+	select {
+	case <-sockets:
+	case <-sctx.Done():
+		log.Warn("shutdown: websocket handlers still running")
+	}
 	stop()
 	<-errc
 	if err != nil {

@@ -151,6 +151,8 @@ func (h *hub) clients(id string) int {
 // handleWS serves the live connection of a game: hello, then state and
 // updates; actions and pings from the client.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	s.sockets.Add(1)
+	defer s.sockets.Done()
 	id := r.PathValue("id")
 	// The server's read timeout must not cut a long-lived socket: make sure
 	// the hijacked connection keeps no deadline.
@@ -197,7 +199,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.hub.mu.Unlock()
 	token := hello.Token
 
+	s.sockets.Add(1) // the reader may be storing an action at shutdown
 	go func() {
+		defer s.sockets.Done()
 		defer cancel()
 		for {
 			_, data, err := conn.Read(ctx)
