@@ -43,8 +43,9 @@ const (
 	// gamesPerAddress is how many games one simulated client address
 	// creates: the server limits new games per client address (60 a minute).
 	gamesPerAddress = 50
-	// ackTimeout bounds the wait for one acknowledgement.
-	ackTimeout = 30 * time.Second
+	// DefaultAckTimeout bounds the wait for one acknowledgement unless
+	// Config says another bound.
+	DefaultAckTimeout = 30 * time.Second
 	// setupTimeout bounds the creation of the games and their sockets.
 	setupTimeout = 120 * time.Second
 	// maxErrorSamples is how many error messages a report keeps.
@@ -69,24 +70,31 @@ type Config struct {
 	// soon as its previous action is acknowledged (a closed loop, where
 	// latency grows with the number of games).
 	Rate float64
+	// AckTimeout bounds the wait for an acknowledgement (and for the
+	// update that lets the next player act); 0: DefaultAckTimeout.
+	AckTimeout time.Duration
 }
 
 // Report is the outcome of a run. Latencies are in milliseconds.
 type Report struct {
-	Games         int      `json:"games"`           // concurrent games
-	Actions       int      `json:"actions"`         // actions acknowledged in the measured time
-	ActionsPerSec float64  `json:"actions_per_sec"` // Actions / Seconds
-	P50           float64  `json:"p50_ms"`
-	P95           float64  `json:"p95_ms"`
-	P99           float64  `json:"p99_ms"`
-	Max           float64  `json:"max_ms"`
-	Errors        int      `json:"errors"`         // refused actions, failed requests, dropped sockets
-	Finished      int      `json:"games_finished"` // games played to their end (then rematched)
-	Seconds       float64  `json:"seconds"`        // the measured time
-	SetupSeconds  float64  `json:"setup_seconds"`  // creating the games and sockets, not measured
-	Ruleset       string   `json:"ruleset"`
-	Rate          float64  `json:"target_rate,omitempty"`   // Config.Rate, if paced
-	ErrorSamples  []string `json:"error_samples,omitempty"` // the first few errors
+	Games         int     `json:"games"`           // concurrent games
+	Actions       int     `json:"actions"`         // actions acknowledged in the measured time
+	ActionsPerSec float64 `json:"actions_per_sec"` // Actions / Seconds
+	P50           float64 `json:"p50_ms"`
+	P95           float64 `json:"p95_ms"`
+	P99           float64 `json:"p99_ms"`
+	Max           float64 `json:"max_ms"`
+	// From sending an action until every WebSocket of its game (both
+	// seats, on their instances) has shown it.
+	ReachP50     float64  `json:"reach_p50_ms"`
+	ReachP99     float64  `json:"reach_p99_ms"`
+	Errors       int      `json:"errors"`         // refused actions, failed requests, dropped sockets
+	Finished     int      `json:"games_finished"` // games played to their end (then rematched)
+	Seconds      float64  `json:"seconds"`        // the measured time
+	SetupSeconds float64  `json:"setup_seconds"`  // creating the games and sockets, not measured
+	Ruleset      string   `json:"ruleset"`
+	Rate         float64  `json:"target_rate,omitempty"`   // Config.Rate, if paced
+	ErrorSamples []string `json:"error_samples,omitempty"` // the first few errors
 }
 
 // CheckURL parses a base URL and refuses any whose host is not a loopback
@@ -156,7 +164,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	r := &runner{bases: bases, ruleset: cfg.Ruleset, clients: newClients(bases[0], cfg.Games)}
+	if cfg.AckTimeout <= 0 {
+		cfg.AckTimeout = DefaultAckTimeout
+	}
+	r := &runner{bases: bases, ruleset: cfg.Ruleset, ackTimeout: cfg.AckTimeout, clients: newClients(bases[0], cfg.Games)}
 	defer r.clients.close()
 
 	// Set up every game; the clock starts when all are ready.
@@ -211,11 +222,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("loadtest: interrupted: %w", ctx.Err())
 	}
 
-	var lat []time.Duration
+	var lat, reach []time.Duration
 	finished := 0
 	for _, g := range games {
 		if g != nil {
 			lat = append(lat, g.latencies...)
+			reach = append(reach, g.reach...)
 			finished += g.finished
 		}
 	}
@@ -232,6 +244,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if len(lat) > 0 {
 		rep.Max = ms(lat[len(lat)-1])
 	}
+	slices.Sort(reach)
+	rep.ReachP50, rep.ReachP99 = ms(percentile(reach, 50)), ms(percentile(reach, 99))
 	return rep, nil
 }
 
@@ -248,12 +262,13 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // runner is what the games of a run share.
 type runner struct {
-	bases   []*url.URL // the instances of the server
-	ruleset string
-	clients *clients
-	errors  atomic.Int64
-	mu      sync.Mutex
-	errs    []string
+	bases      []*url.URL // the instances of the server
+	ackTimeout time.Duration
+	ruleset    string
+	clients    *clients
+	errors     atomic.Int64
+	mu         sync.Mutex
+	errs       []string
 }
 
 // fail counts an error and keeps the first few messages.
@@ -304,7 +319,7 @@ func newClients(base *url.URL, games int) *clients {
 			d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, byte((i+2)>>8), byte(i+2))}
 		}
 		tr := &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: gamesPerAddress, IdleConnTimeout: 30 * time.Second}
-		c.list = append(c.list, &http.Client{Transport: tr, Timeout: ackTimeout})
+		c.list = append(c.list, &http.Client{Transport: tr, Timeout: DefaultAckTimeout})
 	}
 	return c
 }
@@ -346,16 +361,20 @@ type created struct {
 // sides are the seats of a local game, in the order of their sockets.
 var sides = [2]string{"S", "N"}
 
-// received is a message from the socket of seat side, undecoded, or the
-// error that ended that socket.
+// received is a message from the socket of seat side, undecoded, with the
+// time it arrived, or the error that ended that socket.
 type received struct {
 	side int
 	data []byte
+	at   time.Time
 	err  error
 }
 
-// anySide asks next for the messages of both sockets.
-const anySide = -1
+// sent is an action on its way to every socket of its game.
+type sent struct {
+	ply int // the ply the action makes (the game's ply after it)
+	at  time.Time
+}
 
 // game is one game slot: its current game, the two seats' sockets and what
 // it measured.
@@ -369,8 +388,12 @@ type game struct {
 	in        chan received
 	cancel    context.CancelFunc // stops the readers of the current sockets
 	readers   sync.WaitGroup
-	view      view
+	view      view         // the latest view of the game
+	seen      [2]int       // the highest ply each socket has shown
+	seenAt    [2]time.Time // when each socket showed it
+	inFlight  []sent       // actions not yet shown by both sockets
 	latencies []time.Duration
+	reach     []time.Duration // from sending an action until both sockets show it
 	finished  int
 }
 
@@ -449,15 +472,11 @@ func (g *game) start(ctx context.Context, rematchOf string) error {
 		g.readers.Go(func() { g.read(rctx, i, conn) })
 	}
 	// The first state of each socket.
-	for seen := 0; seen < 2; {
-		m, err := g.next(ctx, anySide)
-		if err != nil {
+	g.seen, g.inFlight, g.view = [2]int{-1, -1}, g.inFlight[:0], view{Ply: -1}
+	for g.seen[0] < 0 || g.seen[1] < 0 {
+		if err := g.receive(ctx); err != nil {
 			g.close()
 			return err
-		}
-		if m.Type == "state" && m.Game != nil {
-			seen++
-			g.view = *m.Game
 		}
 	}
 	return nil
@@ -469,7 +488,7 @@ func (g *game) read(ctx context.Context, side int, conn *websocket.Conn) {
 	for {
 		_, data, err := conn.Read(ctx)
 		select {
-		case g.in <- received{side: side, data: data, err: err}:
+		case g.in <- received{side: side, data: data, at: time.Now(), err: err}:
 		case <-ctx.Done():
 			return
 		}
@@ -479,32 +498,43 @@ func (g *game) read(ctx context.Context, side int, conn *websocket.Conn) {
 	}
 }
 
-// next returns the next message of the socket of side (or of either, for
-// anySide), decoded; the other socket's messages are skipped undecoded (the
-// load tester's own CPU would otherwise weigh on the server it measures).
-// A socket's failure and an error message are errors.
-func (g *game) next(ctx context.Context, side int) (message, error) {
-	for {
-		select {
-		case r := <-g.in:
-			if r.err != nil {
-				return message{}, fmt.Errorf("loadtest: socket of %s in game %s: %w", sides[r.side], g.id, r.err)
-			}
-			if side != anySide && r.side != side {
-				continue
-			}
-			var m message
-			if err := json.Unmarshal(r.data, &m); err != nil {
-				return m, fmt.Errorf("loadtest: bad message on game %s: %w", g.id, err)
-			}
-			if m.Type == "error" {
-				return m, fmt.Errorf("loadtest: game %s refused: %s (%s)", g.id, m.Error, m.Code)
-			}
-			return m, nil
-		case <-ctx.Done():
-			return message{}, fmt.Errorf("loadtest: game %s: no answer: %w", g.id, ctx.Err())
-		}
+// receive handles the next message of either socket: it notes the ply the
+// socket has shown, keeps the latest view, and measures the actions now
+// shown by both sockets. A socket's failure and an error message are
+// errors.
+func (g *game) receive(ctx context.Context) error {
+	var r received
+	select {
+	case r = <-g.in:
+	case <-ctx.Done():
+		return fmt.Errorf("loadtest: game %s: no answer: %w", g.id, ctx.Err())
 	}
+	if r.err != nil {
+		return fmt.Errorf("loadtest: socket of %s in game %s: %w", sides[r.side], g.id, r.err)
+	}
+	var m message
+	if err := json.Unmarshal(r.data, &m); err != nil {
+		return fmt.Errorf("loadtest: bad message on game %s: %w", g.id, err)
+	}
+	if m.Type == "error" {
+		return fmt.Errorf("loadtest: game %s refused: %s (%s)", g.id, m.Error, m.Code)
+	}
+	if (m.Type != "state" && m.Type != "update") || m.Game == nil || m.Game.ID != g.id {
+		return nil
+	}
+	if m.Game.Ply > g.seen[r.side] {
+		g.seen[r.side], g.seenAt[r.side] = m.Game.Ply, r.at
+	}
+	if m.Game.Ply >= g.view.Ply {
+		g.view = *m.Game
+	}
+	both := min(g.seen[0], g.seen[1])
+	k := 0
+	for ; k < len(g.inFlight) && g.inFlight[k].ply <= both; k++ {
+		g.reach = append(g.reach, r.at.Sub(g.inFlight[k].at))
+	}
+	g.inFlight = g.inFlight[:copy(g.inFlight, g.inFlight[k:])]
+	return nil
 }
 
 // close stops the readers and closes the sockets.
@@ -579,34 +609,39 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	}
 }
 
-// act sends a random legal action from the seat to move and waits for its
-// acknowledgement on the same socket, returning the latency.
+// act waits until the socket of the seat to move shows the game's latest
+// ply (a player acts on what their own screen shows: with several
+// instances, that update came through the other instance), sends a random
+// legal action on it, and waits for its acknowledgement on the same
+// socket, returning the latency from send to acknowledgement.
 func (g *game) act() (time.Duration, error) {
 	side := slices.Index(sides[:], g.view.ToMove)
 	if side < 0 {
 		return 0, fmt.Errorf("loadtest: game %s: to_move is %q", g.id, g.view.ToMove)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), g.r.ackTimeout)
+	defer cancel()
+	for g.seen[side] < g.view.Ply {
+		if err := g.receive(ctx); err != nil {
+			return 0, fmt.Errorf("loadtest: game %s: the socket of %s has not shown ply %d, reached through the other seat's instance: %w", g.id, sides[side], g.view.Ply, err)
+		}
+	}
 	action := g.view.Legal[g.rng.IntN(len(g.view.Legal))]
 	msg, _ := json.Marshal(map[string]any{"type": "action", "action": action, "ply": g.view.Ply})
-	ctx, cancel := context.WithTimeout(context.Background(), ackTimeout)
-	defer cancel()
-	sent := time.Now()
+	want := g.view.Ply + 1
+	start := time.Now()
 	if err := g.conns[side].Write(ctx, websocket.MessageText, msg); err != nil {
 		return 0, fmt.Errorf("loadtest: send %s in game %s: %w", action, g.id, err)
 	}
-	want := g.view.Ply + 1
-	for {
-		m, err := g.next(ctx, side)
-		if err != nil {
+	g.inFlight = append(g.inFlight, sent{ply: want, at: start})
+	for g.seen[side] < want {
+		if err := g.receive(ctx); err != nil {
 			return 0, err
 		}
-		if m.Type == "update" && m.Game != nil && m.Game.Ply >= want {
-			lat := time.Since(sent)
-			g.view = *m.Game
-			if g.view.Ply != want {
-				return 0, fmt.Errorf("loadtest: game %s: after %s at ply %d the game is at ply %d; another client played", g.id, action, want-1, g.view.Ply)
-			}
-			return lat, nil
-		}
 	}
+	lat := g.seenAt[side].Sub(start)
+	if g.view.Ply != want {
+		return 0, fmt.Errorf("loadtest: game %s: after %s at ply %d the game is at ply %d; another client played", g.id, action, want-1, g.view.Ply)
+	}
+	return lat, nil
 }

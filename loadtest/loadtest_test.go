@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"matombo/internal/app"
 	"matombo/internal/store/postgres"
 	"matombo/internal/store/postgres/pgtest"
 	"matombo/internal/testserver"
@@ -33,6 +32,11 @@ func TestRunAgainstServer(t *testing.T) {
 	}
 	if !(0 < rep.P50 && rep.P50 <= rep.P95 && rep.P95 <= rep.P99 && rep.P99 <= rep.Max) {
 		t.Errorf("latencies not ordered: %+v", rep)
+	}
+	// Both sockets are on one instance: the other seat's socket shows an
+	// action about when the acting one does.
+	if !(rep.P50 <= rep.ReachP50 && rep.ReachP50 <= rep.ReachP99) {
+		t.Errorf("reach latencies %+v", rep)
 	}
 	if rep.Seconds < 1.9 || rep.Seconds > 2.1 {
 		t.Errorf("measured %.2f s, want 2", rep.Seconds)
@@ -73,37 +77,51 @@ func TestManyAddresses(t *testing.T) {
 	}
 }
 
-// TestTwoInstances plays through two server instances on one database:
-// each game's seats act through different instances. Two SQLite stores
-// on one file stand for two processes; on PostgreSQL (when
-// MATOMBO_TEST_POSTGRES is set) two pools on one schema.
+// TestTwoInstances plays through two server instances sharing one
+// PostgreSQL database (when MATOMBO_TEST_POSTGRES is set), linked by
+// postgres.Notifier: each game's seats act through different instances, so
+// every action must reach the other instance's socket before the game goes
+// on.
 func TestTwoInstances(t *testing.T) {
-	check := func(t *testing.T, a, b app.Store) {
-		rep, err := Run(context.Background(), Config{URL: testserver.Start(t, a), More: []string{testserver.Start(t, b)},
-			Games: 6, Duration: time.Second, Ruleset: "tsoro size=6", Seed: 3})
+	dsn := pgtest.Schema(t)
+	var urls [2]string
+	for i := range urls {
+		s, err := postgres.Open(context.Background(), dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Errors != 0 || rep.Actions < 20 {
-			t.Fatalf("%d errors, %d actions: %v", rep.Errors, rep.Actions, rep.ErrorSamples)
-		}
+		urls[i] = testserver.StartShared(t, s, postgres.NewNotifier(s.Pool()))
 	}
-	t.Run("sqlite", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "two.db")
-		check(t, testserver.SQLite(t, path), testserver.SQLite(t, path))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		dsn := pgtest.Schema(t)
-		var stores [2]app.Store
-		for i := range stores {
-			s, err := postgres.Open(context.Background(), dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stores[i] = s
-		}
-		check(t, stores[0], stores[1])
-	})
+	rep, err := Run(context.Background(), Config{URL: urls[0], More: urls[1:],
+		Games: 6, Duration: time.Second, Ruleset: "tsoro size=6", Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 0 || rep.Actions < 20 {
+		t.Fatalf("%d errors, %d actions: %v", rep.Errors, rep.Actions, rep.ErrorSamples)
+	}
+	if rep.ReachP50 < rep.P50 {
+		t.Errorf("an action reached both instances' sockets before it was acknowledged? %+v", rep)
+	}
+}
+
+// TestInstancesUnlinked checks that the load tester notices when updates
+// do not cross instances: two instances on one SQLite file, which has no
+// notifications, leave each game's second seat without the first's
+// actions.
+func TestInstancesUnlinked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the acknowledgement timeout")
+	}
+	path := filepath.Join(t.TempDir(), "two.db")
+	a, b := testserver.Start(t, testserver.SQLite(t, path)), testserver.Start(t, testserver.SQLite(t, path))
+	rep, err := Run(context.Background(), Config{URL: a, More: []string{b}, Games: 2, Duration: time.Second, Ruleset: "nsolo", Seed: 5, AckTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Errors != 2 || !strings.Contains(rep.ErrorSamples[0], "has not shown ply") {
+		t.Errorf("report %+v, want each game stopped by a missing update", rep)
+	}
 }
 
 func TestCheckURL(t *testing.T) {

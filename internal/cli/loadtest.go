@@ -32,7 +32,11 @@ spread over the source addresses 127.0.0.2, 127.0.0.3, ... (%s per address).
 
 With several URLs (instances of one server sharing a PostgreSQL database),
 game i is created on instance i and its two seats' sockets open on instances
-i and i+1, so the two players of each game act through different instances.
+i and i+1, so the two players of each game act through different instances:
+a player acts only once their own socket shows the other's last action, so
+an update that does not cross instances stops the game (an error). The
+"reach" latency runs from sending an action until both seats' sockets show
+it.
 
 Only loopback servers are allowed (127.0.0.0/8, ::1, localhost). The exit
 code is 1 when any error happened.
@@ -47,7 +51,8 @@ flags:
   --ruleset R    the ruleset of the games (default %q)
   --seed N       seed of the random choices (default: random)
   --json         print one JSON object with the fields games, actions,
-                 actions_per_sec, p50_ms, p95_ms, p99_ms, max_ms, errors,
+                 actions_per_sec, p50_ms, p95_ms, p99_ms, max_ms,
+                 reach_p50_ms, reach_p99_ms, errors,
                  games_finished, seconds, setup_seconds, ruleset,
                  target_rate (with --rate) and error_samples (the first
                  few errors)
@@ -117,6 +122,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "games     %d concurrent (%s), set up in %.1f s, %d finished and rematched\n", rep.Games, rep.Ruleset, rep.SetupSeconds, rep.Finished)
 		fmt.Fprintf(e.stdout, "actions   %d in %.1f s: %.0f per second\n", rep.Actions, rep.Seconds, rep.ActionsPerSec)
 		fmt.Fprintf(e.stdout, "latency   p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms\n", rep.P50, rep.P95, rep.P99, rep.Max)
+		fmt.Fprintf(e.stdout, "reach     p50 %.1f ms, p99 %.1f ms (until both seats' sockets show an action)\n", rep.ReachP50, rep.ReachP99)
 		fmt.Fprintf(e.stdout, "errors    %d\n", rep.Errors)
 		for _, s := range rep.ErrorSamples {
 			fmt.Fprintf(e.stdout, "  %s\n", s)

@@ -44,7 +44,7 @@ func TestLoadtestJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, stdout)
 	}
-	for _, k := range []string{"games", "actions", "actions_per_sec", "p50_ms", "p95_ms", "p99_ms", "errors"} {
+	for _, k := range []string{"games", "actions", "actions_per_sec", "p50_ms", "p95_ms", "p99_ms", "reach_p50_ms", "reach_p99_ms", "errors"} {
 		if _, ok := rep[k].(float64); !ok {
 			t.Errorf("field %s missing or not a number in %s", k, stdout)
 		}

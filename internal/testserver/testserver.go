@@ -17,11 +17,18 @@ import (
 // returns the server's base URL, http://127.0.0.1:PORT.
 func Start(t testing.TB, store app.Store) string {
 	t.Helper()
+	return StartShared(t, store, nil)
+}
+
+// StartShared is Start for one of several instances sharing store's
+// database, linked by b (such as a postgres.Notifier; nil: none).
+func StartShared(t testing.TB, store app.Store, b app.Broadcast) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- server.Run(ctx, server.Config{Addr: "127.0.0.1:0", Store: store, Ready: func(u string) { ready <- u }})
+		done <- server.Run(ctx, server.Config{Addr: "127.0.0.1:0", Store: store, Broadcast: b, Ready: func(u string) { ready <- u }})
 	}()
 	stopped := false
 	t.Cleanup(func() {
