@@ -106,28 +106,33 @@ func (m *memStore) SetRematch(_ context.Context, id, r string) (string, error) {
 func (m *memStore) ListGames(context.Context, ListFilter) ([]*Game, error) { return nil, nil }
 func (m *memStore) Close() error                                           { return nil }
 
-// slowMover thinks until its deadline, then plays the first legal action.
-type slowMover struct{ calls atomic.Int32 }
+// slowMover thinks until released or until its deadline, then plays the
+// first legal action.
+type slowMover struct {
+	calls   atomic.Int32
+	release chan struct{}
+}
 
 func (s *slowMover) Choose(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
 	s.calls.Add(1)
-	<-ctx.Done()
+	select {
+	case <-ctx.Done():
+	case <-s.release:
+	}
 	return st.Legal(nil)[0], nil
 }
 
 // TestSlowAIBlocksNoOneElse: while the only AI worker is busy with a slow
-// decision, other games are created and played at once, and the slow
-// decision still ends within its level's time budget.
+// decision, other games are created and played.
 func TestSlowAIBlocksNoOneElse(t *testing.T) {
 	ctx := context.Background()
-	mover := &slowMover{}
+	mover := &slowMover{release: make(chan struct{})}
 	svc := NewService(Config{Store: newMemStore(), Mover: mover, Workers: 1, Queue: 1})
 	defer svc.Close()
-	ai, err := svc.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeAI, Level: 2, Side: "N"})
+	ai, err := svc.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeAI, Level: 8, Side: "N"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	for mover.calls.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -135,25 +140,48 @@ func TestSlowAIBlocksNoOneElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Act(ctx, local.ID, local.Tokens["S"], "a1", 0); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d > ThinkTime(2)/2 {
-		t.Errorf("another game waited %v for the AI", d)
-	}
-	for {
-		v, err := svc.View(ctx, ai.ID, ai.Token)
+	for ply := range 4 {
+		v, err := svc.View(ctx, local.ID, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Ply > 0 {
-			if d := time.Since(start); d < ThinkTime(2) || d > ThinkTime(2)+2*time.Second {
-				t.Errorf("the AI decided after %v, want about %v", d, ThinkTime(2))
-			}
-			break
+		if _, err := svc.Act(ctx, local.ID, local.Tokens[v.ToMove], v.Legal[0], ply); err != nil {
+			t.Fatalf("local game while the AI thinks: %v", err)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
+	if v, _ := svc.View(ctx, ai.ID, ai.Token); v.Ply != 0 || !v.Thinking {
+		t.Fatalf("the AI game moved before its decision was released: ply %d thinking %v", v.Ply, v.Thinking)
+	}
+	close(mover.release)
+	waitPly(t, svc, ai.ID, 1)
+}
+
+// TestThinkTimeBoundsTheAI: a mover that never finishes on its own is
+// stopped by its level's time budget.
+func TestThinkTimeBoundsTheAI(t *testing.T) {
+	ctx := context.Background()
+	mover := &slowMover{release: make(chan struct{})}
+	svc := NewService(Config{Store: newMemStore(), Mover: mover, Workers: 1})
+	defer svc.Close()
+	ai, err := svc.Create(ctx, CreateRequest{Ruleset: "choro", Opponent: ModeAI, Level: 1, Side: "N"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPly(t, svc, ai.ID, 1)
+}
+
+func waitPly(t *testing.T, svc *Service, id string, ply int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		v, err := svc.View(context.Background(), id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Ply >= ply {
+			return
+		}
+	}
+	t.Fatalf("game %s did not reach ply %d", id, ply)
 }
 
 // TestAIPlaysWholeTurns: the AI takes every decision of its turn (heads,
