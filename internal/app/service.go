@@ -95,7 +95,11 @@ func (s *Service) publish(ctx context.Context, id string, u Update) {
 		s.notifier.Publish(id, u)
 	}
 	if s.broadcast != nil {
-		if err := s.broadcast.Notify(context.WithoutCancel(ctx), id, u.Game.Ply); err != nil {
+		ply := 0 // not an action (a join, a resignation, a rematch): no events to show
+		if len(u.Events) > 0 {
+			ply = u.Game.Ply
+		}
+		if err := s.broadcast.Notify(context.WithoutCancel(ctx), id, ply); err != nil {
 			s.log.Warn("broadcast: notify", "game", id, "err", err)
 		}
 	}
@@ -104,7 +108,8 @@ func (s *Service) publish(ctx context.Context, id string, u Update) {
 // Broadcast carries game changes between server instances sharing a store
 // (postgres.Notifier is one); nil for a single instance.
 type Broadcast interface {
-	// Notify tells the other instances that game id now has ply actions.
+	// Notify tells the other instances that game id changed: ply is its
+	// number of actions after an action, 0 for another change.
 	Notify(ctx context.Context, id string, ply int) error
 	// Listen calls changed for every change notified by other instances,
 	// and resync when notifications may have been lost, until ctx ends.
