@@ -190,3 +190,23 @@ func TestPositionViewer(t *testing.T) {
 	status, data = e.do("GET", "/api/position?ruleset=go", "", nil)
 	wantError(t, "bad ruleset", status, data, 400, app.EInvalid, "go")
 }
+
+// TestImportFromPosition: a record starting from a Position header is
+// stored with its start, replays from it and exports it again.
+func TestImportFromPosition(t *testing.T) {
+	e := newEnv(t)
+	start := "2*,2*,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/2,2,0,0,2*,2* N"
+	text := "[Ruleset \"tsoro size=6\"]\n[Position \"" + start + "\"]\n[Result \"*\"]\n\n1... d1 *\n"
+	var imp struct{ ID string }
+	e.call("POST", "/api/records", "", text, http.StatusCreated, &imp)
+	var rp app.ReplayView
+	e.call("GET", "/api/games/"+imp.ID+"/replay", "", nil, 200, &rp)
+	if rp.Start != start || len(rp.Actions) != 1 || rp.Actions[0].By != "N" {
+		t.Fatalf("replay from a position: %+v", rp)
+	}
+	_, out := e.do("GET", "/api/games/"+imp.ID+"/record", "", nil)
+	rec, err := mancala.ParseRecord(string(out))
+	if err != nil || rec.Position != start || len(rec.Turns) != 1 {
+		t.Fatalf("export of a game from a position: %v\n%s", err, out)
+	}
+}
