@@ -29,9 +29,9 @@ var descriptions = map[mancala.Game]string{
 		"capture the opponent's whole column from your inner row, then take bonus holes. Heads let you stop a relay.",
 	mancala.MisoroTsoro: "Tsoro on 4×8 where each player first names two holes of their outer row as heads (misoro).",
 	mancala.MusoroTsoro: "Tsoro on 4×8 with a single head of three stones at the right of each outer row.",
-	mancala.Nsolo: "The Zambian game after Sanderson (1913): relay sowing; a capture takes the opposite inner hole, " +
+	mancala.Nsolo: "The game of Malawi and Zambia after Sanderson (1913): relay sowing; a capture takes the opposite inner hole, " +
 		"then you remove as many stones again from anywhere on the opponent's side. A repeated position draws.",
-	mancala.Choro: "The Acholi game of Uganda after Driberg (1927): captures go back into the hole you sowed from " +
+	mancala.Choro: "The four-row game of South Sudan after Driberg (1927): captures go back into the hole you sowed from " +
 		"and are sown on; two special holes may sow clockwise when that captures.",
 }
 
