@@ -154,14 +154,17 @@ func writeFile(path string, write func(io.Writer) error) error {
 type progressBar struct {
 	w     io.Writer
 	start time.Time
+	last  time.Time // when the bar was last drawn
 	drawn bool
 }
 
+// draw redraws the bar, at most twice a second until the end.
 func (p *progressBar) draw(done, total int64) {
 	const width = 30
-	if total <= 0 {
+	if total <= 0 || (done < total && time.Since(p.last) < 500*time.Millisecond) {
 		return
 	}
+	p.last = time.Now()
 	filled := int(done * width / total)
 	eta := "--"
 	if elapsed := time.Since(p.start); done > 0 {
