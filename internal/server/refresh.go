@@ -7,16 +7,22 @@ import (
 
 // refresher brings the games changed by other server instances to this
 // instance's viewers: a few workers reload them, and a burst of changes of
-// one game coalesces into one reload of its latest state.
+// one game coalesces into one reload of its latest state. Nothing is ever
+// dropped: the queue holds each watched game at most once, so it is bounded
+// by the games watched here.
 type refresher struct {
 	s       *Server
 	mu      sync.Mutex
 	pending map[string]int // game id -> the highest ply notified (-1: view only)
-	queue   chan string
+	order   []string       // the ids of pending, oldest first
+	wake    chan struct{}  // a token for each idle worker to look at the queue
 }
 
+// refreshWorkers is how many games are reloaded at once.
+const refreshWorkers = 4
+
 func newRefresher(s *Server) *refresher {
-	return &refresher{s: s, pending: map[string]int{}, queue: make(chan string, 256)}
+	return &refresher{s: s, pending: map[string]int{}, wake: make(chan struct{}, refreshWorkers)}
 }
 
 // changed notes that game id has ply actions; games without a viewer here
@@ -26,17 +32,33 @@ func (r *refresher) changed(id string, ply int) {
 		return
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if old, ok := r.pending[id]; ok {
 		r.pending[id] = max(old, ply)
+		r.mu.Unlock()
 		return
 	}
+	r.pending[id] = ply
+	r.order = append(r.order, id)
+	r.mu.Unlock()
 	select {
-	case r.queue <- id:
-		r.pending[id] = ply
-	default:
-		r.s.log.Warn("refresh queue full; viewers catch up at the next change", "game", id)
+	case r.wake <- struct{}{}:
+	default: // every worker has a token already and will find the game
 	}
+}
+
+// next takes the oldest pending game off the queue.
+func (r *refresher) next() (id string, ply int, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.order) == 0 {
+		return "", 0, false
+	}
+	id = r.order[0]
+	r.order[0] = ""
+	r.order = r.order[1:]
+	ply = r.pending[id]
+	delete(r.pending, id)
+	return id, ply, true
 }
 
 // resync reloads every game watched here (notifications may have been lost).
@@ -52,17 +74,17 @@ func (r *refresher) run(ctx context.Context, workers int) {
 	for range workers {
 		wg.Go(func() {
 			for {
-				select {
-				case <-ctx.Done():
-					return
-				case id := <-r.queue:
-					r.mu.Lock()
-					ply := r.pending[id]
-					delete(r.pending, id)
-					r.mu.Unlock()
-					if err := r.s.svc.Refresh(ctx, id, ply); err != nil && ctx.Err() == nil {
-						r.s.log.Warn("refresh", "game", id, "err", err)
+				id, ply, ok := r.next()
+				if !ok {
+					select {
+					case <-ctx.Done():
+						return
+					case <-r.wake:
+						continue
 					}
+				}
+				if err := r.s.svc.Refresh(ctx, id, ply); err != nil && ctx.Err() == nil {
+					r.s.log.Warn("refresh", "game", id, "err", err)
 				}
 			}
 		})

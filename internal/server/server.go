@@ -185,7 +185,7 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 // clients, until ctx ends; wg tracks the goroutines.
 func (s *Server) listen(ctx context.Context, b app.Broadcast, wg *sync.WaitGroup) {
 	r := newRefresher(s)
-	wg.Go(func() { r.run(ctx, 2) })
+	wg.Go(func() { r.run(ctx, refreshWorkers) })
 	wg.Go(func() {
 		if err := b.Listen(ctx, r.changed, r.resync); err != nil && ctx.Err() == nil {
 			s.log.Error("broadcast: listen stopped; other instances' changes no longer reach this one", "err", err)

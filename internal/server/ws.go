@@ -72,6 +72,10 @@ func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
 // dropped (it reconnects and gets the full state).
 const sendBuffer = 32
 
+// maxQueuedActions is how many actions of one connection may wait to be
+// stored; a client sending more gets an error for each extra one.
+const maxQueuedActions = 4
+
 func newHub(log *slog.Logger) *hub {
 	h := &hub{log: log, games: map[string]map[*client]struct{}{}}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
@@ -199,42 +203,65 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.hub.mu.Unlock()
 	token := hello.Token
 
-	s.sockets.Add(1) // the reader may be storing an action at shutdown
+	// reply queues a message for this client, dropping a client that lags.
+	reply := func(m *serverMsg) bool {
+		select {
+		case c.send <- *m:
+			return true
+		default:
+			c.drop()
+			return false
+		}
+	}
+	// Actions are stored by a goroutine of their own, one at a time and in
+	// order, so that the reader goes on reading (and answering the
+	// protocol's pings) while a slow store or a busy machine holds an action.
+	actions := make(chan clientMsg, maxQueuedActions)
+	s.sockets.Add(1) // the actor may be storing an action at shutdown
+	go func() {
+		defer s.sockets.Done()
+		for m := range actions {
+			// Success reaches every client, this one included, as an update.
+			if _, err := s.svc.Act(ctx, id, token, m.Action, *m.Ply); err != nil {
+				if !reply(errorMsg(err)) {
+					return
+				}
+			}
+		}
+	}()
+	s.sockets.Add(1)
 	go func() {
 		defer s.sockets.Done()
 		defer cancel()
+		defer close(actions)
 		for {
 			_, data, err := conn.Read(ctx)
 			if err != nil {
 				return
 			}
 			m, err := decodeClientMsg(data)
-			var reply *serverMsg
+			var msg *serverMsg
 			switch {
 			case err != nil:
-				reply = errorMsg(err)
+				msg = errorMsg(err)
 			case m.Type == "ping":
-				reply = &serverMsg{Type: "pong"}
+				msg = &serverMsg{Type: "pong"}
 			case m.Type == "hello":
 				v, err := s.svc.View(ctx, id, token)
 				if err != nil {
-					reply = errorMsg(err)
+					msg = errorMsg(err)
 				} else {
-					reply = &serverMsg{Type: "state", Game: v}
+					msg = &serverMsg{Type: "state", Game: v}
 				}
 			case m.Type == "action":
-				// Success reaches every client, this one included, as an update.
-				if _, err := s.svc.Act(ctx, id, token, m.Action, *m.Ply); err != nil {
-					reply = errorMsg(err)
+				select {
+				case actions <- m:
+				default:
+					msg = errorMsg(app.Errorf(app.ERateLimited, "%d actions are waiting to be stored; wait for their updates before sending more", maxQueuedActions))
 				}
 			}
-			if reply != nil {
-				select {
-				case c.send <- *reply:
-				default:
-					c.drop()
-					return
-				}
+			if msg != nil && !reply(msg) {
+				return
 			}
 		}
 	}()
