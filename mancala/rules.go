@@ -26,6 +26,8 @@ type rules struct {
 	// subtraction.
 	prefix  [2][2*maxLoop + 1]uint64
 	loopKey [2]uint64 // sum of boardKeys over the whole loop
+
+	startState *State // the start of a game, for State.Reset to copy
 }
 
 // compile builds the rules of a valid Ruleset.
@@ -104,6 +106,8 @@ func compile(rs Ruleset) *rules {
 		}
 		r.loopKey[p] = r.prefix[p][r.loop]
 	}
+	r.startState = &State{r: r}
+	r.startState.setStart()
 	return r
 }
 

@@ -159,6 +159,14 @@ func NewGame(rs Ruleset) (*State, error) {
 
 // Reset returns s to the start position of its ruleset, keeping its buffers.
 func (s *State) Reset() {
+	h := s.history[:0]
+	*s = *s.r.startState
+	s.history = append(h, s.r.startState.history...)
+}
+
+// setStart sets s to the start position from scratch; compile keeps the
+// result for Reset to copy.
+func (s *State) setStart() {
 	r := s.r
 	s.board = r.start
 	s.stones = [2]int{}
