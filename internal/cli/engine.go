@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"matombo/protocol"
+	"matombo/search/protocolai"
 )
 
 func engineCommand() command {
@@ -15,6 +16,8 @@ func engineCommand() command {
 		usage: fmt.Sprintf(`usage: matombo engine [--seed N] [--movetime MS]
 
 Runs the engine line protocol of RULES.md §6 on standard input and output,
+with matombo's AI behind go (the strongest level for movetime and depth,
+a seeded tree search for playouts),
 one command per line and one answer line per command, so that any program
 (a GUI, a tournament runner) can drive matombo:
 
@@ -56,8 +59,12 @@ func runEngine(ctx context.Context, e *env, args []string) int {
 	if *movetime < 1 || *movetime > protocol.MaxMoveTime {
 		return e.usageError(c.name, "bad --movetime %d: give milliseconds from 1 to %d", *movetime, protocol.MaxMoveTime)
 	}
-	eng := protocol.New(protocol.Config{Seed: *seed, DefaultMoveTime: time.Duration(*movetime) * time.Millisecond})
-	var err error
+	ai, err := protocolai.New(*seed)
+	if err != nil {
+		e.errorf(c.name, "%v", err)
+		return exitFailure
+	}
+	eng := protocol.New(protocol.Config{Seed: *seed, Chooser: ai, DefaultMoveTime: time.Duration(*movetime) * time.Millisecond})
 	if !finish(ctx, e, c.name, func() { err = eng.Run(ctx, e.stdin, e.stdout) }) {
 		return exitFailure
 	}
