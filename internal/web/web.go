@@ -74,6 +74,7 @@ func Pages() []Page {
 		{Route: "/replay/{}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
 		{Route: "/archive", File: "archive.html"},
+		{Route: "/lab", File: "lab.html"},
 		{Route: "/rules/tsoro", File: "rules/tsoro.html"},
 		{Route: "/rules/nsolo", File: "rules/nsolo.html"},
 		{Route: "/rules/choro", File: "rules/choro.html"},
