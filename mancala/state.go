@@ -470,9 +470,10 @@ func (s *State) illegal(a Action, why string) error {
 	return fmt.Errorf("mancala: illegal action %s: %s; legal actions are %s", a, why, strings.Join(names, " "))
 }
 
-// sow lifts every stone from loop position o of player p and sows them
-// anticlockwise, whole laps at once; it returns the position of the last stone.
-func (s *State) sow(p Player, o int) int {
+// lift empties loop position o of player p for a lap, counts the lap, drops
+// whole laps of the handful into every hole at once, and returns the stones
+// left to sow one by one.
+func (s *State) lift(p Player, o int, clockwise bool) int {
 	r := s.r
 	b := &s.board[p]
 	n := int(b[o])
@@ -480,20 +481,32 @@ func (s *State) sow(p Player, o int) int {
 	s.stats.Laps++
 	s.stats.Drops += n
 	s.laps++
-	h := s.boardHash - uint64(n)*keys.board[p][o]
+	s.boardHash -= uint64(n) * keys.board[p][o]
 	if s.trace != nil {
-		s.event(EventSow, p, o, p, (o+n)%r.loop, n, false)
+		last := (o + n) % r.loop
+		if clockwise {
+			last = ((o-n)%r.loop + r.loop) % r.loop
+		}
+		s.event(EventSow, p, o, p, last, n, clockwise)
 	}
 	if n >= r.loop {
 		q := n / r.loop
 		for i := 0; i < r.loop; i++ {
 			b[i] += uint8(q)
 		}
-		h += uint64(q) * r.loopKey[p]
+		s.boardHash += uint64(q) * r.loopKey[p]
 		n -= q * r.loop
 	}
-	h += r.prefix[p][o+1+n] - r.prefix[p][o+1]
-	s.boardHash = h
+	return n
+}
+
+// sow lifts every stone from loop position o of player p and sows them
+// anticlockwise, whole laps at once; it returns the position of the last stone.
+func (s *State) sow(p Player, o int) int {
+	r := s.r
+	b := &s.board[p]
+	n := s.lift(p, o, false)
+	s.boardHash += r.prefix[p][o+1+n] - r.prefix[p][o+1]
 	i := o
 	for ; n > 0; n-- {
 		if i++; i == r.loop {
@@ -508,29 +521,12 @@ func (s *State) sow(p Player, o int) int {
 func (s *State) sowClockwise(p Player, o int) int {
 	r := s.r
 	b := &s.board[p]
-	n := int(b[o])
-	b[o] = 0
-	s.stats.Laps++
-	s.stats.Drops += n
-	s.laps++
-	h := s.boardHash - uint64(n)*keys.board[p][o]
-	if s.trace != nil {
-		s.event(EventSow, p, o, p, ((o-n)%r.loop+r.loop)%r.loop, n, true)
-	}
-	if n >= r.loop {
-		q := n / r.loop
-		for i := 0; i < r.loop; i++ {
-			b[i] += uint8(q)
-		}
-		h += uint64(q) * r.loopKey[p]
-		n -= q * r.loop
-	}
+	n := s.lift(p, o, true)
 	first := o - n // the run of holes o-n .. o-1
 	if first < 0 {
 		first += r.loop
 	}
-	h += r.prefix[p][first+n] - r.prefix[p][first]
-	s.boardHash = h
+	s.boardHash += r.prefix[p][first+n] - r.prefix[p][first]
 	i := o
 	for ; n > 0; n-- {
 		if i == 0 {
