@@ -153,7 +153,7 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, app.Errorf(app.EInvalid, "the body needs the ply the client saw: {\"action\":\"a3\",\"ply\":N}"))
 		return
 	}
-	res, err := s.svc.Act(r.Context(), r.PathValue("id"), seatToken(r), req.Action, *req.Ply)
+	res, err := s.act(r.Context(), viaHTTP, r.PathValue("id"), seatToken(r), req.Action, *req.Ply)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -57,6 +57,7 @@ type Server struct {
 	limiter *limiter
 	mux     *http.ServeMux
 	sockets sync.WaitGroup // the WebSocket handlers running
+	metrics metrics        // what /metrics reports
 }
 
 // New returns the handler of the app on svc and registers its hub as svc's
@@ -66,6 +67,7 @@ func New(svc *app.Service, log *slog.Logger, origins []string) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{svc: svc, hub: newHub(log), log: log, origins: origins, limiter: newLimiter(60, time.Minute), mux: http.NewServeMux()}
+	s.metrics.start = time.Now()
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
@@ -77,6 +79,7 @@ func (s *Server) routes() {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
+	m.HandleFunc("GET /metrics", s.handleMetrics)
 	m.HandleFunc("GET /api/rulesets", s.handleRulesets)
 	m.HandleFunc("POST /api/games", s.limited(s.handleCreate))
 	m.HandleFunc("GET /api/games", s.handleList)

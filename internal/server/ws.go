@@ -146,6 +146,16 @@ func (h *hub) watched() []string {
 }
 
 // clients returns how many clients watch game id.
+// counts returns the games with a live connection and the connections.
+func (h *hub) counts() (games, sockets int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, cs := range h.games {
+		sockets += len(cs)
+	}
+	return len(h.games), sockets
+}
+
 func (h *hub) clients(id string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -222,7 +232,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		defer s.sockets.Done()
 		for m := range actions {
 			// Success reaches every client, this one included, as an update.
-			if _, err := s.svc.Act(ctx, id, token, m.Action, *m.Ply); err != nil {
+			if _, err := s.act(ctx, viaWS, id, token, m.Action, *m.Ply); err != nil {
 				if !reply(errorMsg(err)) {
 					return
 				}

@@ -1,0 +1,104 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"matombo/internal/app"
+)
+
+// actionBuckets are the upper bounds, in seconds, of the action latency
+// histogram: from a millisecond to ten seconds.
+var actionBuckets = [...]float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
+// metrics counts what /metrics reports, in the Prometheus text format. The
+// counters are atomics, so counting costs no lock on the action path.
+type metrics struct {
+	start   time.Time
+	actions [2][2]atomic.Uint64 // [via: http, ws][ok, refused]
+	buckets [len(actionBuckets) + 1]atomic.Uint64
+	sumNs   atomic.Uint64
+}
+
+var (
+	viaNames    = [2]string{"http", "ws"}
+	resultNames = [2]string{"ok", "refused"}
+)
+
+const (
+	viaHTTP = 0
+	viaWS   = 1
+)
+
+// act runs the service's Act and counts it with its latency.
+func (s *Server) act(ctx context.Context, via int, id, token, action string, ply int) (*app.ActResult, error) {
+	start := time.Now()
+	res, err := s.svc.Act(ctx, id, token, action, ply)
+	s.metrics.observe(via, err == nil, time.Since(start))
+	return res, err
+}
+
+func (m *metrics) observe(via int, ok bool, d time.Duration) {
+	result := 0
+	if !ok {
+		result = 1
+	}
+	m.actions[via][result].Add(1)
+	i := 0
+	for i < len(actionBuckets) && d.Seconds() > actionBuckets[i] {
+		i++
+	}
+	m.buckets[i].Add(1)
+	m.sumNs.Add(uint64(d.Nanoseconds()))
+}
+
+// handleMetrics serves the metrics in the Prometheus text exposition format.
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	games, sockets := s.hub.counts()
+	s.metrics.write(w, games, sockets)
+}
+
+func (m *metrics) write(w io.Writer, games, sockets int) {
+	gauge := func(name, help string, v float64) {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %s\n", name, help, name, name, formatFloat(v))
+	}
+	gauge("matombo_games_in_progress", "Games being played here: games with at least one live connection to this instance.", float64(games))
+	gauge("matombo_websockets", "Open WebSocket connections.", float64(sockets))
+	gauge("matombo_goroutines", "Goroutines of the process.", float64(runtime.NumGoroutine()))
+	gauge("matombo_uptime_seconds", "Seconds since the server started.", time.Since(m.start).Seconds())
+
+	fmt.Fprintf(w, "# HELP matombo_actions_total Actions received, by transport and by result (refused: illegal, stale, unauthorised or failed); rate() gives actions per second.\n# TYPE matombo_actions_total counter\n")
+	for via := range viaNames {
+		for result := range resultNames {
+			fmt.Fprintf(w, "matombo_actions_total{via=%q,result=%q} %d\n", viaNames[via], resultNames[result], m.actions[via][result].Load())
+		}
+	}
+
+	fmt.Fprintf(w, "# HELP matombo_action_seconds Time to check, store and acknowledge an action.\n# TYPE matombo_action_seconds histogram\n")
+	var cumulative uint64
+	for i := range m.buckets {
+		cumulative += m.buckets[i].Load()
+		le := "+Inf"
+		if i < len(actionBuckets) {
+			le = formatFloat(actionBuckets[i])
+		}
+		fmt.Fprintf(w, "matombo_action_seconds_bucket{le=%q} %d\n", le, cumulative)
+	}
+	fmt.Fprintf(w, "matombo_action_seconds_sum %s\n", formatFloat(float64(m.sumNs.Load())/1e9))
+	fmt.Fprintf(w, "matombo_action_seconds_count %d\n", cumulative)
+}
+
+func formatFloat(v float64) string {
+	if math.IsInf(v, 1) {
+		return "+Inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

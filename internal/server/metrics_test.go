@@ -1,0 +1,57 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"matombo/internal/app"
+)
+
+// TestMetrics plays one action and refuses one, then reads /metrics in the
+// Prometheus text format: the action counters, the latency histogram and
+// the gauges.
+func TestMetrics(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Side: "S"})
+	path := "/api/games/" + c.ID + "/actions"
+	if status, data := e.do("POST", path, c.Token, `{"action":"a1","ply":0}`); status != 200 {
+		t.Fatalf("action: %d %s", status, data)
+	}
+	if status, _ := e.do("POST", path, c.Token, `{"action":"a1","ply":0}`); status != 409 {
+		t.Fatalf("stale action: status %d", status)
+	}
+	status, body := e.do("GET", "/metrics", "", nil)
+	if status != 200 {
+		t.Fatalf("metrics: status %d", status)
+	}
+	text := string(body)
+	for _, want := range []string{
+		"# TYPE matombo_actions_total counter",
+		`matombo_actions_total{via="http",result="ok"} 1`,
+		`matombo_actions_total{via="http",result="refused"} 1`,
+		`matombo_actions_total{via="ws",result="ok"} 0`,
+		"# TYPE matombo_action_seconds histogram",
+		`matombo_action_seconds_bucket{le="+Inf"} 2`,
+		"matombo_action_seconds_count 2",
+		"# TYPE matombo_games_in_progress gauge",
+		"matombo_games_in_progress 0",
+		"matombo_websockets 0",
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("metrics lack %q:\n%s", want, text)
+		}
+	}
+	// Buckets are cumulative: never decreasing, ending at the count.
+	last := -1
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, "matombo_action_seconds_bucket") {
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscan(line[strings.LastIndex(line, " ")+1:], &n); err != nil || n < last {
+			t.Fatalf("bucket line %q after %d", line, last)
+		}
+		last = n
+	}
+}
