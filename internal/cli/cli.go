@@ -90,6 +90,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if isHelpFlag(name) {
 		name = "help"
 	}
+	if strings.HasPrefix(name, "-") && name != "help" {
+		// Flags without a command are serve's: `matombo --addr :9000`.
+		return runServe(ctx, e, args)
+	}
 	c, ok := lookup(name)
 	if !ok {
 		fmt.Fprintf(stderr, "matombo: unknown command %q%s\n\n", name, suggest(name))
@@ -110,7 +114,8 @@ func isHelpFlag(arg string) bool {
 
 // noArguments is what a bare `matombo` does: it serves the web app, as
 // `matombo serve` with its defaults (MATOMBO_ADDR or 127.0.0.1:8080,
-// matombo.db). `matombo help` prints the usage.
+// matombo.db); flags without a command (`matombo --addr host:port`) are
+// serve's too. `matombo help` prints the usage.
 func noArguments(ctx context.Context, e *env) int {
 	return runServe(ctx, e, nil)
 }

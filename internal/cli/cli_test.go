@@ -295,29 +295,36 @@ func TestEditDistance(t *testing.T) {
 }
 
 // TestNoArgumentsServes checks that a bare matombo serves the web app (see
-// noArguments): it starts on a free port, says where, and stops when its
-// context ends.
+// noArguments), and so does matombo with serve's flags and no command: each
+// starts on a free port, says where, and stops when its context ends.
 func TestNoArgumentsServes(t *testing.T) {
-	t.Chdir(t.TempDir()) // the default database file goes here
-	t.Setenv("MATOMBO_ADDR", "127.0.0.1:0")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errOut syncBuffer
-	done := make(chan int, 1)
-	go func() { done <- Run(ctx, nil, strings.NewReader(""), &out, &errOut) }()
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "serving on http://127.0.0.1:"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("bare matombo did not start serving; stdout %q, stderr %q", out.String(), errOut.String())
+	for _, args := range [][]string{nil, {"--addr", "127.0.0.1:0", "--db", "flags.db"}} {
+		t.Chdir(t.TempDir()) // the default database file goes here
+		t.Setenv("MATOMBO_ADDR", "127.0.0.1:0")
+		ctx, cancel := context.WithCancel(context.Background())
+		var out, errOut syncBuffer
+		done := make(chan int, 1)
+		go func() { done <- Run(ctx, args, strings.NewReader(""), &out, &errOut) }()
+		for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), "serving on http://127.0.0.1:"); {
+			if time.Now().After(deadline) {
+				cancel()
+				t.Fatalf("matombo %q did not start serving; stdout %q, stderr %q", args, out.String(), errOut.String())
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != exitOK {
-			t.Errorf("exit %d; stderr %q", code, errOut.String())
+		cancel()
+		select {
+		case code := <-done:
+			if code != exitOK {
+				t.Errorf("matombo %q: exit %d; stderr %q", args, code, errOut.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("matombo %q did not stop when its context ended", args)
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("bare matombo did not stop when its context ended")
+		if args != nil {
+			if _, err := os.Stat("flags.db"); err != nil {
+				t.Errorf("--db flags.db without a command: %v", err)
+			}
+		}
 	}
 }
