@@ -78,11 +78,7 @@ func (s *State) choroLaps(o int, clockwise bool) {
 			return
 		}
 		if s.laps >= MaxLaps {
-			s.stats.LapCuts++
-			if s.trace != nil {
-				s.event(EventLapLimit, p, last, p, last, 0, false)
-			}
-			s.endTurn()
+			s.cutAtLapLimit(p, last)
 			return
 		}
 		next := last

@@ -140,21 +140,7 @@ func (s *State) SetPosition(text string) error {
 		openingDone = [2]bool{!opening || side == North, !opening}
 	}
 
-	s.board = board
-	s.stones = stones
-	s.heads = heads
-	s.named = named
-	s.openingDone = openingDone
-	s.openingTurn, s.reachedInner = false, false
-	s.side, s.pending, s.laps = side, 0, 0
-	s.boardHash = boardHashOf(&s.board, r.loop)
-	s.rehashMarks()
-	s.turns = 0
-	s.outcome = Outcome{}
-	s.irreversible = false
-	s.history = s.history[:0]
-	s.stats = Stats{}
-	s.beginTurn()
+	s.setBoard(board, heads, named, openingDone, side)
 	return nil
 }
 

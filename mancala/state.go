@@ -167,18 +167,25 @@ func (s *State) Reset() {
 // setStart sets s to the start position from scratch; compile keeps the
 // result for Reset to copy.
 func (s *State) setStart() {
+	s.setBoard(s.r.start, s.r.heads, [2]int{}, [2]bool{}, South)
+}
+
+// setBoard makes s a game that starts a turn at the given board, heads,
+// Choro opening flags and side to move, with a fresh history (repetitions,
+// turn count, stats), and applies the turn-start checks.
+func (s *State) setBoard(board [2][maxLoop]uint8, heads [2]uint64, named [2]int, openingDone [2]bool, side Player) {
 	r := s.r
-	s.board = r.start
+	s.board = board
 	s.stones = [2]int{}
 	for p := range 2 {
 		for i := 0; i < r.loop; i++ {
 			s.stones[p] += int(s.board[p][i])
 		}
 	}
-	s.side, s.phase, s.pending, s.laps = South, phaseStart, 0, 0
-	s.heads = r.heads
-	s.named = [2]int{}
-	s.openingDone = [2]bool{}
+	s.side, s.phase, s.pending, s.laps = side, phaseStart, 0, 0
+	s.heads = heads
+	s.named = named
+	s.openingDone = openingDone
 	s.openingTurn, s.reachedInner = false, false
 	s.boardHash = boardHashOf(&s.board, r.loop)
 	s.rehashMarks()
@@ -570,6 +577,17 @@ func (s *State) takeHole(p Player, i int) int {
 	k := int(s.board[p][i])
 	s.removeStones(p, i, k)
 	return k
+}
+
+// cutAtLapLimit ends the turn whose 1,000th lap (RULES.md §2) landed at loop
+// position last of p and would relay. Callers test s.laps >= MaxLaps first,
+// which keeps the test inline on the hot path.
+func (s *State) cutAtLapLimit(p Player, last int) {
+	s.stats.LapCuts++
+	if s.trace != nil {
+		s.event(EventLapLimit, p, last, p, last, 0, false)
+	}
+	s.endTurn()
 }
 
 // endTurn passes the move to the other player and starts their turn.

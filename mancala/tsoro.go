@@ -17,11 +17,7 @@ func (s *State) tsoroLaps(o int) {
 			return
 		}
 		if s.laps >= MaxLaps {
-			s.stats.LapCuts++
-			if s.trace != nil {
-				s.event(EventLapLimit, p, last, p, last, 0, false)
-			}
-			s.endTurn()
+			s.cutAtLapLimit(p, last)
 			return
 		}
 		if s.heads[p]>>last&1 != 0 {
