@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // Limits bound one search. A zero field is no limit of that kind. The engine
@@ -469,47 +470,11 @@ func NewGreedy(seed uint64) *Greedy {
 
 // Choose implements Chooser.
 func (g *Greedy) Choose(ctx context.Context, s *mancala.State, _ Limits) (mancala.Action, error) {
-	legal := s.Legal(nil)
-	if len(legal) == 0 {
-		return 0, errors.New("protocol: no legal action")
-	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	me := s.ToMove()
-	best, ties := mancala.Action(0), 0
-	bestScore := 0
-	child := s.Clone()
-	for i, a := range legal {
-		if i > 0 && ctx.Err() != nil {
-			break
-		}
-		child.CopyFrom(s)
-		if err := child.Apply(a); err != nil {
-			continue
-		}
-		score := child.Stones(me) - child.Stones(me.Other())
-		if child.IsOver() {
-			switch w, ok := child.Outcome().Result.Winner(); {
-			case !ok:
-				score = 0
-			case w == me:
-				score = 1 << 20
-			default:
-				score = -1 << 20
-			}
-		}
-		switch {
-		case ties == 0 || score > bestScore:
-			best, bestScore, ties = a, score, 1
-		case score == bestScore:
-			ties++
-			if g.rng.IntN(ties) == 0 { // each tied action kept with equal chance
-				best = a
-			}
-		}
+	a, err := search.OnePly(ctx, s, g.rng.IntN)
+	if err != nil {
+		return 0, fmt.Errorf("protocol: %w", err)
 	}
-	if ties == 0 {
-		return legal[0], nil
-	}
-	return best, nil
+	return a, nil
 }

@@ -3,11 +3,13 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // Mover chooses the computer's action in a state, at a strength level from
@@ -44,45 +46,20 @@ func NewGreedyMover(seed uint64) *GreedyMover {
 
 // Choose implements Mover.
 func (m *GreedyMover) Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error) {
-	legal := s.Legal(nil)
-	if len(legal) == 0 {
-		return 0, errors.New("app: no legal action to choose")
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if level <= MinLevel || m.rng.IntN(MaxLevel-1) >= level-1 {
+		legal := s.Legal(nil)
+		if len(legal) == 0 {
+			return 0, errors.New("app: no legal action to choose")
+		}
 		return legal[m.rng.IntN(len(legal))], nil
 	}
-	me := s.ToMove()
-	best, bestScore, ties := legal[0], 0, 0
-	c := s.Clone()
-	for i, a := range legal {
-		if ctx.Err() != nil {
-			break
-		}
-		c.CopyFrom(s)
-		if err := c.Apply(a); err != nil {
-			continue
-		}
-		score := c.Stones(me) - c.Stones(me.Other())
-		if c.IsOver() {
-			if w, ok := c.Outcome().Result.Winner(); ok && w == me {
-				score += 1 << 20
-			} else if ok {
-				score -= 1 << 20
-			}
-		}
-		switch {
-		case i == 0 || score > bestScore:
-			best, bestScore, ties = a, score, 1
-		case score == bestScore:
-			ties++
-			if m.rng.IntN(ties) == 0 {
-				best = a
-			}
-		}
+	a, err := search.OnePly(ctx, s, m.rng.IntN)
+	if err != nil {
+		return 0, fmt.Errorf("app: %w", err)
 	}
-	return best, nil
+	return a, nil
 }
 
 // Pool runs jobs (AI decisions) on a bounded number of workers with a

@@ -1,0 +1,36 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"matombo/mancala"
+)
+
+// TestOnePly: the only capturing action wins over the others, ties go to
+// pick, and a finished game has nothing to choose.
+func TestOnePly(t *testing.T) {
+	s, _ := mancala.NewGame(mancala.MustParseRuleset("tsoro size=6 heads=none bonus=0"))
+	// a6 (2) ends in b5 and captures c5 and d5; a1 (2) ends in a3, no capture.
+	if err := s.SetPosition("2,2,0,0,2,0/1,0,0,0,3,0/0,0,0,0,0,0/2,0,0,0,0,2 S"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OnePly(context.Background(), s, func(int) int { t.Fatal("no tie to break"); return 0 })
+	if err != nil || a.String() != "a6" {
+		t.Fatalf("OnePly chose %v (%v), want the capture a6", a, err)
+	}
+	// From the start every action keeps the count: a tie among all eight.
+	s, _ = mancala.NewGame(mancala.MustParseRuleset("tsoro size=8 heads=none bonus=0"))
+	calls := 0
+	a, _ = OnePly(context.Background(), s, func(k int) int { calls++; return 0 })
+	if calls != 7 || a.String() != "a8" {
+		t.Fatalf("pick called %d times, chose %v; want 7 calls and the last tied action a8", calls, a)
+	}
+	if err := s.SetPosition("2,2,2,2,2,2,2,2/0,0,0,0,0,0,0,0/1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1 S"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OnePly(context.Background(), s, nil); !errors.Is(err, ErrNoAction) {
+		t.Fatalf("finished game: %v", err)
+	}
+}
