@@ -2,6 +2,11 @@ package app
 
 import "sync"
 
+// gameCacheSize is how many games the cache keeps: above the 2,000
+// concurrent games the server is built for, so that busy games are not
+// evicted and replayed on every action. A game costs a few kilobytes.
+const gameCacheSize = 8192
+
 // gameCache keeps the replayed state of recently played games, so that an
 // action does not reload and replay its whole game. A stale entry (another
 // instance moved on) is safe: the store refuses its write, and the entry is

@@ -65,7 +65,7 @@ func newMover() Mover {
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
 func NewService(cfg Config) *Service {
-	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast, cache: newGameCache(1024)}
+	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast, cache: newGameCache(gameCacheSize)}
 	if s.mover == nil {
 		s.mover = newMover()
 	}
