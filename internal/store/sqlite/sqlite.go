@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"matombo/internal/app"
@@ -32,12 +31,10 @@ type Store struct {
 	db    *sql.DB
 	stmts map[string]*sql.Stmt // the statements of every action, prepared once
 
-	// writeMu lets one transaction of this process write at a time. SQLite
-	// has a single writer anyway; without the mutex the other connections
-	// wait in SQLite's busy handler, which sleeps in steps of up to 100 ms
-	// and so put a tail of 100 ms to 1 s on actions under load. The busy
-	// timeout still covers other processes on the same file.
-	writeMu sync.Mutex
+	// The writer goroutine (writer.go) runs every writing transaction.
+	jobs    chan *writeJob
+	quit    chan struct{} // closed by Close
+	stopped chan struct{} // closed when the writer has stopped
 }
 
 // The statements run on every action, prepared at Open (SQLite parses a
@@ -86,19 +83,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(4)
 	s := &Store{db: db}
+	s.startWriter()
 	if err := s.migrate(ctx); err != nil {
+		s.stopWriter()
 		db.Close()
 		return nil, err
 	}
 	if err := s.prepare(ctx); err != nil {
+		s.stopWriter()
 		db.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// Close closes the database.
+// Close commits the writes already asked for and closes the database.
 func (s *Store) Close() error {
+	s.stopWriter()
 	for _, st := range s.stmts {
 		st.Close()
 	}
@@ -140,24 +141,6 @@ func (s *Store) migrate(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// tx runs f in a transaction (BEGIN IMMEDIATE), committing if f succeeds.
-func (s *Store) tx(ctx context.Context, f func(*sql.Tx) error) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("sqlite: begin: %w", err)
-	}
-	if err := f(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
 		{"NotFound", testNotFound},
 		{"AppendChecksPly", testAppendChecksPly},
 		{"ConcurrentAppend", testConcurrentAppend},
+		{"ManyGamesAtOnce", testManyGamesAtOnce},
 		{"Finish", testFinish},
 		{"Seats", testSeats},
 		{"Rematch", testRematch},
@@ -175,6 +176,53 @@ func testConcurrentAppend(t *testing.T, s app.Store) {
 	}
 	if g := mustGet(t, s, "g"); len(g.Actions) != 1 {
 		t.Errorf("stored %d actions, want 1", len(g.Actions))
+	}
+}
+
+// testManyGamesAtOnce plays many games at once, each ply raced by two
+// writers, as a busy server does: every game must end with each ply stored
+// exactly once, whatever the store does to group or order the writes.
+func testManyGamesAtOnce(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	const games, plies = 40, 12
+	for g := range games {
+		mustCreate(t, s, newGame(fmt.Sprintf("m%02d", g), base))
+	}
+	var wg sync.WaitGroup
+	wins := make([][plies]int, games)
+	var mu sync.Mutex
+	for g := range games {
+		id := fmt.Sprintf("m%02d", g)
+		for w := range 2 {
+			wg.Go(func() {
+				for ply := range plies {
+					err := s.AppendAction(ctx, id, move(ply, fmt.Sprintf("a%d", w+1), mancala.South), ply+1, "*", "")
+					switch {
+					case err == nil:
+						mu.Lock()
+						wins[g][ply]++
+						mu.Unlock()
+					case app.ErrorCode(err) != app.EConflict:
+						t.Errorf("game %s ply %d: %v, want success or a conflict", id, ply, err)
+						return
+					}
+					// Either way ply is stored now (a conflict means the
+					// game is past it), so both race for the next one.
+				}
+			})
+		}
+	}
+	wg.Wait()
+	for g := range games {
+		got := mustGet(t, s, fmt.Sprintf("m%02d", g))
+		if len(got.Actions) != plies || got.Turns != plies {
+			t.Errorf("game m%02d: %d actions, %d turns stored; want %d", g, len(got.Actions), got.Turns, plies)
+		}
+		for ply, n := range wins[g] {
+			if n != 1 {
+				t.Errorf("game m%02d ply %d was acknowledged %d times, want once", g, ply, n)
+			}
+		}
 	}
 }
 
