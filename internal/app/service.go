@@ -119,10 +119,18 @@ type Broadcast interface {
 // Refresh sends the local clients of game id its stored state, after
 // another instance changed it. If the game has exactly ply actions (ply >
 // 0), the update carries the events of the last action, for animation.
+//
+// The reloaded game replaces the cached one, so that the next action here
+// does not load it again.
 func (s *Service) Refresh(ctx context.Context, id string, ply int) error {
-	s.cache.drop(id)
-	p, err := s.load(ctx, id)
+	e := s.cache.entry(id)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p, err := loaded(e, func() (*played, error) { return s.load(ctx, id) }, true)
 	if err != nil {
+		if ErrorCode(err) == ENotFound {
+			s.cache.drop(id)
+		}
 		return err
 	}
 	u := Update{Game: p.view("")}
@@ -137,7 +145,7 @@ func (s *Service) Refresh(ctx context.Context, id string, ply int) error {
 	if s.notifier != nil {
 		s.notifier.Publish(id, u)
 	}
-	s.kickAI(p.g)
+	s.kickAI(p.g) // under the entry's lock: the AI job changes g
 	return nil
 }
 

@@ -18,8 +18,10 @@ type refresher struct {
 	wake    chan struct{}  // a token for each idle worker to look at the queue
 }
 
-// refreshWorkers is how many games are reloaded at once.
-const refreshWorkers = 4
+// refreshWorkers is how many games are reloaded at once. A reload is mostly
+// waiting on the database, so more workers than cores keep the refreshes of
+// a busy server from queueing behind each other's round trips.
+const refreshWorkers = 16
 
 func newRefresher(s *Server) *refresher {
 	return &refresher{s: s, pending: map[string]int{}, wake: make(chan struct{}, refreshWorkers)}
