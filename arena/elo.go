@@ -42,27 +42,33 @@ func EloOf(p float64) float64 {
 // ScoreOf returns the expected score of a player elo points stronger.
 func ScoreOf(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)) }
 
-// variance returns the variance of one game's points.
-func (s Score) variance() float64 {
+// z95 is the two-sided 95% quantile of the normal distribution.
+const z95 = 1.959964
+
+// Interval returns the 95% confidence interval of A's mean score: the
+// Wilson score interval, each game's points taken as a Bernoulli trial. It
+// stays inside [0, 1] and is not empty at a score of 0% or 100% (20 wins
+// out of 20 give [0.839, 1]), where the normal approximation collapses to
+// a point; with draws it is a little wider than it needs to be.
+func (s Score) Interval() (low, high float64) {
 	n := float64(s.Games())
 	if n == 0 {
-		return 0
+		return 0, 1
 	}
-	m := s.Mean()
-	return (float64(s.Wins)*(1-m)*(1-m) + float64(s.Draws)*(0.5-m)*(0.5-m) + float64(s.Losses)*m*m) / n
+	p, z2 := s.Mean(), z95*z95
+	center := (p + z2/(2*n)) / (1 + z2/n)
+	half := z95 * math.Sqrt(p*(1-p)/n+z2/(4*n*n)) / (1 + z2/n)
+	return math.Max(0, center-half), math.Min(1, center+half)
 }
 
 // Elo returns A's Elo difference over B and its 95% confidence interval,
-// from the normal approximation of the mean score (wins, draws and losses
-// counted separately).
+// the Elo of the ends of Interval.
 func (s Score) Elo() (elo, low, high float64) {
-	n := float64(s.Games())
-	m := s.Mean()
-	if n == 0 {
+	if s.Games() == 0 {
 		return 0, -MaxElo, MaxElo
 	}
-	se := math.Sqrt(s.variance() / n)
-	return EloOf(m), EloOf(m - 1.959964*se), EloOf(m + 1.959964*se)
+	lo, hi := s.Interval()
+	return EloOf(s.Mean()), EloOf(lo), EloOf(hi)
 }
 
 // SPRT is a sequential probability ratio test of H0: elo = Elo0 against

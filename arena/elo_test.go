@@ -21,25 +21,34 @@ func TestEloOfKnownScores(t *testing.T) {
 }
 
 func TestEloInterval(t *testing.T) {
-	// 60 wins, 20 draws, 20 losses: mean 0.7, per-game variance
-	// (60·0.09 + 20·0.04 + 20·0.49)/100 = 0.16, standard error 0.04,
-	// so the 95% interval of the mean is 0.7 ± 0.0784.
+	// 60 wins, 20 draws, 20 losses: mean 0.7 over 100 games. Wilson:
+	// centre (0.7 + 1.96²/200) / (1 + 1.96²/100) = 0.69260, half-width
+	// 1.96·√(0.0021 + 1.96²/40000) / (1 + 1.96²/100) = 0.08845.
 	s := Score{Wins: 60, Draws: 20, Losses: 20}
 	elo, lo, hi := s.Elo()
 	if !near(elo, EloOf(0.7), 1e-9) || !near(elo, 147.19, 0.01) {
 		t.Errorf("elo = %.2f, want 147.19", elo)
 	}
-	if !near(lo, EloOf(0.7-1.959964*0.04), 1e-6) || !near(hi, EloOf(0.7+1.959964*0.04), 1e-6) {
-		t.Errorf("interval [%.2f, %.2f]", lo, hi)
+	if pl, ph := s.Interval(); !near(pl, 0.60415, 1e-4) || !near(ph, 0.78105, 1e-4) {
+		t.Errorf("score interval [%.5f, %.5f], want [0.60415, 0.78105]", pl, ph)
 	}
-	if !near(lo, 86.23, 0.05) || !near(hi, 218.25, 0.05) {
-		t.Errorf("interval [%.2f, %.2f], want about [86.23, 218.25]", lo, hi)
+	if !near(lo, 73.4, 0.2) || !near(hi, 220.9, 0.2) {
+		t.Errorf("interval [%.2f, %.2f], want about [73.4, 220.9]", lo, hi)
 	}
 	if e, l, h := (Score{}).Elo(); e != 0 || l != -MaxElo || h != MaxElo {
 		t.Errorf("no games: %v [%v, %v]", e, l, h)
 	}
-	if e, l, _ := (Score{Wins: 10}).Elo(); e != MaxElo || l != MaxElo {
-		t.Errorf("all wins: %v low %v", e, l)
+	// A perfect score has an infinite Elo (capped) but a finite lower
+	// bound: 20 out of 20 is a score of at least 0.8389.
+	all := Score{Wins: 20}
+	if pl, ph := all.Interval(); !near(pl, 0.8389, 1e-4) || ph != 1 {
+		t.Errorf("20/20: score interval [%.4f, %v], want [0.8389, 1]", pl, ph)
+	}
+	if e, l, h := all.Elo(); e != MaxElo || !near(l, 286.6, 0.5) || h != MaxElo {
+		t.Errorf("20/20: %v [%.1f, %v], want %v [286.6, %v]", e, l, h, MaxElo, MaxElo)
+	}
+	if e, l, h := (Score{Losses: 20}).Elo(); e != -MaxElo || l != -MaxElo || !near(h, -286.6, 0.5) {
+		t.Errorf("0/20: %v [%v, %.1f]", e, l, h)
 	}
 }
 
