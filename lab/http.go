@@ -103,7 +103,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.run(w, r)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		writeError(w, http.StatusMethodNotAllowed, "bad_request", fmt.Sprintf("lab: method %s is not allowed; use GET for the limits or POST to run an experiment", r.Method))
+		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", fmt.Sprintf("lab: method %s is not allowed; use GET for the limits or POST to run an experiment", r.Method))
 	}
 }
 

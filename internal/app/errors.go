@@ -11,13 +11,14 @@ type Code string
 
 // The error codes of the application.
 const (
-	EInvalid     Code = "bad_request"  // the request is malformed or the action illegal
-	ENotFound    Code = "not_found"    // no such game
-	EForbidden   Code = "forbidden"    // the token does not allow this
-	EConflict    Code = "conflict"     // the game moved on (stale ply, game over)
-	ETooLarge    Code = "too_large"    // the request body is too large
-	ERateLimited Code = "rate_limited" // too many requests or the AI queue is full
-	EInternal    Code = "internal"     // a fault of the server
+	EInvalid          Code = "bad_request"        // the request is malformed or the action illegal
+	ENotFound         Code = "not_found"          // no such game
+	EForbidden        Code = "forbidden"          // the token does not allow this
+	EConflict         Code = "conflict"           // the game moved on (stale ply, game over)
+	ETooLarge         Code = "too_large"          // the request body is too large
+	ERateLimited      Code = "rate_limited"       // too many requests or the AI queue is full
+	EInternal         Code = "internal"           // a fault of the server
+	EMethodNotAllowed Code = "method_not_allowed" // the path has routes, but none for the request's method
 )
 
 // Error is an application error with a code and a message for people.

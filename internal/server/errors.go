@@ -11,13 +11,14 @@ import (
 // statusOf maps each application error code to its HTTP status: the one
 // table of the server.
 var statusOf = map[app.Code]int{
-	app.EInvalid:     http.StatusBadRequest,
-	app.ENotFound:    http.StatusNotFound,
-	app.EForbidden:   http.StatusForbidden,
-	app.EConflict:    http.StatusConflict,
-	app.ETooLarge:    http.StatusRequestEntityTooLarge,
-	app.ERateLimited: http.StatusTooManyRequests,
-	app.EInternal:    http.StatusInternalServerError,
+	app.EInvalid:          http.StatusBadRequest,
+	app.ENotFound:         http.StatusNotFound,
+	app.EForbidden:        http.StatusForbidden,
+	app.EConflict:         http.StatusConflict,
+	app.ETooLarge:         http.StatusRequestEntityTooLarge,
+	app.ERateLimited:      http.StatusTooManyRequests,
+	app.EInternal:         http.StatusInternalServerError,
+	app.EMethodNotAllowed: http.StatusMethodNotAllowed,
 }
 
 // errorBody is the JSON of an error answer.

@@ -95,11 +95,50 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/position", s.handlePosition)
 	// The research lab's experiments (package lab).
 	m.Handle("/api/lab", lab.NewHTTPHandler(lab.HTTPOptions{}))
-	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, s.log, r, app.Errorf(app.ENotFound, "no API route %s %s; see notes/webapi.md", r.Method, r.URL.Path))
-	})
+	// Every other API request: 405 or 404 (handleNoRoute).
+	m.HandleFunc("/api/", s.handleNoRoute)
 	// The front-end: every page route and /static/ (package web).
 	m.Handle("/", web.Handler())
+}
+
+// probeMethods are the methods tried on the path of a request no API route
+// takes, to find the methods its path accepts. HEAD finds the GET routes, as
+// net/http serves HEAD with them.
+var probeMethods = []string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+	http.MethodPatch, http.MethodDelete, http.MethodOptions,
+}
+
+// handleNoRoute answers a request under /api/ that no route took: 405
+// Method Not Allowed, with Allow, if routes match its path under other
+// methods, else 404. The catch-all hides the mux's own 405 (the catch-all
+// matches every method), so the allowed methods are asked of the mux.
+func (s *Server) handleNoRoute(w http.ResponseWriter, r *http.Request) {
+	if allowed := s.allowedMethods(r); len(allowed) > 0 {
+		list := strings.Join(allowed, ", ")
+		w.Header().Set("Allow", list)
+		writeError(w, s.log, r, app.Errorf(app.EMethodNotAllowed, "method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, list))
+		return
+	}
+	writeError(w, s.log, r, app.Errorf(app.ENotFound, "no API route %s %s; see notes/webapi.md", r.Method, r.URL.Path))
+}
+
+// allowedMethods returns the methods of probeMethods for which the mux
+// routes r's path to another pattern than the one that took r (the
+// catch-all's).
+func (s *Server) allowedMethods(r *http.Request) []string {
+	var allowed []string
+	probe := *r // the mux only reads the method, host and URL
+	for _, m := range probeMethods {
+		if m == r.Method {
+			continue
+		}
+		probe.Method = m
+		if _, pattern := s.mux.Handler(&probe); pattern != "" && pattern != r.Pattern {
+			allowed = append(allowed, m)
+		}
+	}
+	return allowed
 }
 
 // ServeHTTP implements http.Handler: security headers, request logging and
