@@ -8,7 +8,7 @@ import (
 )
 
 // GameView is a game as clients see it (the JSON of /api/games/{id}, see
-// notes/webapi.md).
+// docs/API.md).
 type GameView struct {
 	ID           string            `json:"id"`
 	Ruleset      string            `json:"ruleset"`

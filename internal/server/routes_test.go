@@ -81,7 +81,7 @@ func TestNoRoute(t *testing.T) {
 	}
 	for _, c := range cases {
 		status, data := e.do(c.method, c.path, "", nil)
-		wantError(t, c.method+" "+c.path, status, data, http.StatusNotFound, app.ENotFound, "no API route", c.method, c.path)
+		wantError(t, c.method+" "+c.path, status, data, http.StatusNotFound, app.ENotFound, "no API route", c.method, c.path, "docs/API.md")
 		if strings.Contains(string(data), "method_not_allowed") {
 			t.Errorf("%s %s: %s", c.method, c.path, data)
 		}

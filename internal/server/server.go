@@ -120,7 +120,7 @@ func (s *Server) handleNoRoute(w http.ResponseWriter, r *http.Request) {
 		writeError(w, s.log, r, app.Errorf(app.EMethodNotAllowed, "method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, list))
 		return
 	}
-	writeError(w, s.log, r, app.Errorf(app.ENotFound, "no API route %s %s; see notes/webapi.md", r.Method, r.URL.Path))
+	writeError(w, s.log, r, app.Errorf(app.ENotFound, "no API route %s %s; see docs/API.md", r.Method, r.URL.Path))
 }
 
 // allowedMethods returns the methods of probeMethods for which the mux
