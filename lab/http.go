@@ -1,8 +1,10 @@
 package lab
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -124,10 +126,24 @@ func (h *handler) limits() HTTPLimits {
 	return l
 }
 
-// parseRequest reads and checks the body, and returns the experiment.
-func (h *handler) parseRequest(r *http.Request) (Config, error) {
+// errTooLarge refuses a body over maxBody: 413 too_large, as in the rest of
+// the API.
+var errTooLarge = fmt.Errorf("lab: the request body is larger than %d bytes", maxBody)
+
+// parseRequest reads and checks the body, and returns the experiment. The
+// whole body is read, so a body over maxBody is refused (errTooLarge) even
+// if its first JSON value ends within the limit.
+func (h *handler) parseRequest(w http.ResponseWriter, r *http.Request) (Config, error) {
 	var req HTTPRequest
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody+1))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return Config{}, errTooLarge
+	case err != nil:
+		return Config{}, fmt.Errorf("lab: cannot read the request body: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
 		return Config{}, fmt.Errorf("lab: the body is not a JSON request such as {\"rulesets\":[\"tsoro size=8\"],\"games\":1000,\"player\":\"random\"} (at most %d bytes): %v", maxBody, err)
@@ -146,7 +162,6 @@ func (h *handler) parseRequest(r *http.Request) (Config, error) {
 		}
 		cfg.Rulesets = append(cfg.Rulesets, rs)
 	}
-	var err error
 	if req.Player == "" {
 		req.Player = "random"
 	}
@@ -166,8 +181,12 @@ func (h *handler) parseRequest(r *http.Request) (Config, error) {
 }
 
 func (h *handler) run(w http.ResponseWriter, r *http.Request) {
-	cfg, err := h.parseRequest(r)
-	if err != nil {
+	cfg, err := h.parseRequest(w, r)
+	switch {
+	case err == errTooLarge:
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large", err.Error())
+		return
+	case err != nil:
 		writeError(w, http.StatusBadRequest, "bad_request", err.Error())
 		return
 	}

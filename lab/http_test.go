@@ -3,6 +3,7 @@ package lab
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -52,20 +53,31 @@ func TestHTTPRun(t *testing.T) {
 func TestHTTPErrors(t *testing.T) {
 	h := NewHTTPHandler(HTTPOptions{MaxGames: 1000, MaxRulesets: 2})
 	cases := map[string]string{
-		"not JSON":         `rulesets=tsoro`,
-		"unknown field":    `{"rulesets":["tsoro"],"games":10,"gmaes":3}`,
-		"no ruleset":       `{"rulesets":[],"games":10}`,
-		"too many sets":    `{"rulesets":["tsoro","nsolo","choro"],"games":10}`,
-		"bad ruleset":      `{"rulesets":["tsoro size=99"],"games":10}`,
-		"too many games":   `{"rulesets":["tsoro","nsolo"],"games":501}`,
-		"no games":         `{"rulesets":["tsoro"],"games":0}`,
-		"bad player":       `{"rulesets":["tsoro"],"games":10,"player":"level:12"}`,
-		"too large a body": `{"rulesets":["` + strings.Repeat("x", maxBody) + `"],"games":10}`,
+		"not JSON":       `rulesets=tsoro`,
+		"unknown field":  `{"rulesets":["tsoro"],"games":10,"gmaes":3}`,
+		"no ruleset":     `{"rulesets":[],"games":10}`,
+		"too many sets":  `{"rulesets":["tsoro","nsolo","choro"],"games":10}`,
+		"bad ruleset":    `{"rulesets":["tsoro size=99"],"games":10}`,
+		"too many games": `{"rulesets":["tsoro","nsolo"],"games":501}`,
+		"no games":       `{"rulesets":["tsoro"],"games":0}`,
+		"bad player":     `{"rulesets":["tsoro"],"games":10,"player":"level:12"}`,
 	}
 	for name, body := range cases {
 		rec, out := post(t, h, body)
 		msg, _ := out["error"].(string)
 		if rec.Code != http.StatusBadRequest || out["code"] != "bad_request" || !strings.HasPrefix(msg, "lab: ") {
+			t.Errorf("%s: %d %v", name, rec.Code, out)
+		}
+	}
+	// An oversized body is 413 too_large, as in the rest of the API, also
+	// when its first JSON value ends within the limit.
+	for name, body := range map[string]string{
+		"too large a value":    `{"rulesets":["` + strings.Repeat("x", maxBody) + `"],"games":10}`,
+		"too large with space": `{"rulesets":["tsoro"],"games":10}` + strings.Repeat(" ", maxBody),
+	} {
+		rec, out := post(t, h, body)
+		msg, _ := out["error"].(string)
+		if rec.Code != http.StatusRequestEntityTooLarge || out["code"] != "too_large" || msg != fmt.Sprintf("lab: the request body is larger than %d bytes", maxBody) {
 			t.Errorf("%s: %d %v", name, rec.Code, out)
 		}
 	}
