@@ -24,6 +24,7 @@ type Config struct {
 	Limits       search.Limits // other limits per decision (MoveTime above wins)
 	Seed         uint64        // seeds the openings and the players
 	OpeningTurns int           // random turns played before each pair (0: none)
+	Balance      *Balance      // play only openings that pass this test (nil: any opening)
 	RecordDir    string        // every game is saved here as game-NNNN.txt ("": not saved)
 	SPRT         *SPRT         // stop early when the test decides (nil: play every game)
 	Progress     io.Writer     // a progress bar is drawn here (nil: none)
@@ -45,6 +46,11 @@ func (c Config) Validate() error {
 		return c.Limits.Validate()
 	case c.A.Kind == "" || c.B.Kind == "":
 		return errors.New("arena: both players must be given")
+	}
+	if c.Balance != nil {
+		if err := c.Balance.Validate(); err != nil {
+			return err
+		}
 	}
 	if c.SPRT != nil {
 		return c.SPRT.Validate()
@@ -123,9 +129,21 @@ func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
 	var pairs [5]int
 	halves := 0 // A's half-points in the pair being played
 	var opening []mancala.Action
+	var book *balancedBook
+	if cfg.Balance != nil {
+		book = newBalancedBook(cfg)
+	}
 	for g := 0; g < cfg.Games; g++ {
 		if g%2 == 0 {
-			if opening, err = randomOpening(cfg.Ruleset, cfg.OpeningTurns, cfg.Seed, g/2); err != nil {
+			if cfg.Balance != nil {
+				opening, err = book.next(ctx, g/2)
+			} else {
+				opening, err = randomOpening(cfg.Ruleset, cfg.OpeningTurns, cfg.Seed, openingStream(g/2, 0))
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					break
+				}
 				return resultOf(score), err
 			}
 		}
@@ -183,10 +201,10 @@ func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
 }
 
 // randomOpening returns the actions of `turns` random turns from the start,
-// the same for both games of pair number pair. An opening that would end the
-// game is drawn again.
-func randomOpening(rs mancala.Ruleset, turns int, seed uint64, pair int) ([]mancala.Action, error) {
-	rng := rand.New(rand.NewPCG(seed, uint64(pair)+0x5eed))
+// drawn by a generator seeded with seed and stream (see openingStream). An
+// opening that would end the game is drawn again.
+func randomOpening(rs mancala.Ruleset, turns int, seed, stream uint64) ([]mancala.Action, error) {
+	rng := rand.New(rand.NewPCG(seed, stream))
 	s, err := mancala.NewGame(rs)
 	if err != nil {
 		return nil, err
@@ -284,6 +302,9 @@ func Summary(cfg Config, r Result) string {
 	fmt.Fprintf(&b, "%s vs %s, %s, %d games", cfg.A, cfg.B, cfg.Ruleset, r.Games)
 	if cfg.MoveTime > 0 {
 		fmt.Fprintf(&b, ", %d ms per decision", cfg.MoveTime.Milliseconds())
+	}
+	if cfg.Balance != nil {
+		fmt.Fprintf(&b, ", balanced openings (within %.2f stones at %d nodes)", float64(cfg.Balance.Margin)/100, cfg.Balance.Nodes)
 	}
 	fmt.Fprintf(&b, "\nA wins %d, draws %d, losses %d\n", r.AWins, r.Draws, r.BWins)
 	fmt.Fprintf(&b, "score %.1f%% (%.1f/%d)\n", 100*r.Score, r.Score*float64(r.Games), r.Games)

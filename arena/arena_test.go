@@ -212,3 +212,118 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// smallBalance is a cheaper balance test for the unit tests.
+var smallBalance = Balance{Nodes: 5_000, Margin: 1_500, Tries: 50}
+
+func TestBalancedOpeningsAreDeterministicAndPassTheirTest(t *testing.T) {
+	ctx := context.Background()
+	rs := mancala.MustParseRuleset("choro")
+	cfg := Config{Ruleset: rs, A: mustSpec(t, "random"), B: mustSpec(t, "random"), Games: 2, Seed: 11, OpeningTurns: 2, Balance: &smallBalance}
+	tried := 0
+	book, book2 := newBalancedBook(cfg), newBalancedBook(cfg)
+	seen := map[string]bool{}
+	for pair := 0; pair < 4; pair++ {
+		first, err := book.next(ctx, pair)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[actionsKey(first)] {
+			t.Errorf("pair %d plays %q again", pair, actionsKey(first))
+		}
+		seen[actionsKey(first)] = true
+		again, err := book2.next(ctx, pair)
+		if err != nil || actionsKey(first) != actionsKey(again) {
+			t.Fatalf("pair %d: %q then %q (%v): the filter should be deterministic", pair, actionsKey(first), actionsKey(again), err)
+		}
+		score, err := smallBalance.Judge(ctx, rs, first)
+		if err != nil || abs(score) > smallBalance.Margin {
+			t.Errorf("pair %d: kept opening %q scores %d (%v), margin %d", pair, actionsKey(first), score, err, smallBalance.Margin)
+		}
+		if s2, _ := smallBalance.Judge(ctx, rs, first); s2 != score {
+			t.Errorf("pair %d: the judge gave %d then %d", pair, score, s2)
+		}
+		plain, _ := randomOpening(rs, 2, 11, openingStream(pair, 0))
+		if actionsKey(plain) != actionsKey(first) {
+			tried++
+		}
+	}
+	if tried == 0 {
+		t.Error("on Choro the first random opening of some pair should have been refused")
+	}
+}
+
+func TestBalancedPairsShareTheirOpening(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{
+		Ruleset: mancala.MustParseRuleset("choro"), A: mustSpec(t, "level:1"), B: mustSpec(t, "random"),
+		Games: 4, Seed: 11, OpeningTurns: 2, RecordDir: dir, Balance: &smallBalance,
+	}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for g := 1; g <= 4; g++ {
+		text, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("game-%04d.txt", g)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := mancala.ParseRecord(string(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var acts []mancala.Action
+		for _, turn := range rec.Turns[:2] {
+			acts = append(acts, turn...)
+		}
+		keys = append(keys, actionsKey(acts))
+	}
+	book := newBalancedBook(cfg)
+	for pair := 0; pair < 2; pair++ {
+		want, err := book.next(context.Background(), pair)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys[2*pair : 2*pair+2] {
+			if k != actionsKey(want) {
+				t.Errorf("pair %d played %q, the balanced opening is %q", pair, k, actionsKey(want))
+			}
+		}
+	}
+	// The openings do not depend on the players.
+	other := cfg
+	other.A, other.B, other.RecordDir = mustSpec(t, "random"), mustSpec(t, "level:2"), ""
+	bookA, bookB := newBalancedBook(cfg), newBalancedBook(other)
+	for pair := 0; pair < 2; pair++ {
+		a, _ := bookA.next(context.Background(), pair)
+		b, _ := bookB.next(context.Background(), pair)
+		if actionsKey(a) != actionsKey(b) {
+			t.Errorf("pair %d: the opening changed with the players", pair)
+		}
+	}
+}
+
+func TestImpossibleBalanceIsAnError(t *testing.T) {
+	for _, c := range []struct {
+		turns int
+		want  string
+	}{{0, "the start position is not within 0.00 stones"}, {2, "none of 5 random openings of 2 turns"}} {
+		cfg := Config{
+			Ruleset: mancala.MustParseRuleset("choro"), A: mustSpec(t, "random"), B: mustSpec(t, "random"),
+			Games: 2, Seed: 1, OpeningTurns: c.turns, Balance: &Balance{Nodes: 2_000, Margin: 0, Tries: 5},
+		}
+		start := time.Now()
+		_, err := Run(context.Background(), cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "pair 1") {
+			t.Errorf("turns %d: error %v, want one saying %q", c.turns, err, c.want)
+		}
+		if time.Since(start) > 20*time.Second {
+			t.Errorf("turns %d: giving up took %v", c.turns, time.Since(start))
+		}
+	}
+	bad := Config{Ruleset: mancala.Default(mancala.Nsolo), A: mustSpec(t, "random"), B: mustSpec(t, "random"), Games: 2,
+		Balance: &Balance{Nodes: 0, Margin: 100, Tries: 1}}
+	if bad.Validate() == nil {
+		t.Error("a balance test of 0 nodes should be refused")
+	}
+}

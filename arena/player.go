@@ -1,8 +1,9 @@
 // Package arena plays matches between players (search players, levels or
 // external engines speaking the protocol of RULES.md §6), with seats swapped
-// on each pair of games and pairs started from the same random opening, and
-// measures the result as a score and an Elo difference with its 95%
-// interval, optionally stopping early on a sequential test (SPRT).
+// on each pair of games and pairs started from the same random opening
+// (optionally only openings that a fixed search judges balanced, see
+// Balance), and measures the result as a score and an Elo difference with
+// its 95% interval, optionally stopping early on a sequential test (SPRT).
 package arena
 
 import (

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,7 +20,8 @@ func arenaCommand() command {
 		summary: "play a match between two players and measure the Elo difference",
 		usage: `usage: matombo arena --a <player> --b <player> --ruleset <ruleset> --games N
                      [--movetime ms] [--json] [--sprt elo0,elo1] [--seed n]
-                     [--opening turns] [--records dir]
+                     [--opening turns] [--balanced] [--balance-margin stones]
+                     [--records dir]
 
 Plays N games between players A and B. Seats swap on every game; each pair
 of games starts from the same random opening (a few random turns). A
@@ -47,6 +50,21 @@ flags:
                     elo=e0 against elo=e1 (5% error rates) decides
   --seed n          seed of the openings and the players (default 1)
   --opening turns   random turns before each pair (default 2)
+  --balanced        play only balanced openings: a random opening is kept
+                    when a fixed alpha-beta search of 100,000 nodes (one
+                    worker, default evaluation, no time limit) scores the
+                    position within --balance-margin stones of even;
+                    otherwise another is drawn (pair number and attempt
+                    seed it), up to 200 per pair, then the match stops with
+                    an error. An opening an earlier pair played is passed
+                    over while the pair's candidates hold a new balanced
+                    one. The openings depend only on the ruleset, --seed,
+                    --opening and the margin, never on the players or the
+                    time. On Choro use --opening 3 or more: from 2 turns
+                    only 3 openings pass at the default margin
+  --balance-margin stones
+                    the largest lead a balanced opening may leave, in
+                    stones (default 15; implies --balanced)
   --records dir     where the records go (default arena-records/<time>)
 
 examples:
@@ -70,6 +88,8 @@ func runArena(ctx context.Context, e *env, args []string) int {
 	sprt := fs.String("sprt", "", "")
 	seed := fs.Uint64("seed", 1, "")
 	opening := fs.Int("opening", 2, "")
+	balanced := fs.Bool("balanced", false, "")
+	margin := fs.Float64("balance-margin", float64(arena.DefaultBalance.Margin)/100, "")
 	records := fs.String("records", "", "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
@@ -107,6 +127,16 @@ func runArena(ctx context.Context, e *env, args []string) int {
 			return e.usageError(c.name, "--sprt: %v", err)
 		}
 		cfg.SPRT = &t
+	}
+	marginSet := false
+	fs.Visit(func(f *flag.Flag) { marginSet = marginSet || f.Name == "balance-margin" })
+	if *balanced || marginSet {
+		if !(*margin >= 0 && *margin <= 1000) {
+			return e.usageError(c.name, "--balance-margin must be 0 to 1000 stones")
+		}
+		b := arena.DefaultBalance
+		b.Margin = int(math.Round(*margin * 100))
+		cfg.Balance = &b
 	}
 	cfg.RecordDir = *records
 	if cfg.RecordDir == "" {

@@ -59,6 +59,19 @@ func TestArenaText(t *testing.T) {
 	}
 }
 
+func TestArenaBalanced(t *testing.T) {
+	code, out, errOut := runDirect(runArena, "", "--a", "random", "--b", "random", "--ruleset", "choro",
+		"--games", "2", "--records", t.TempDir(), "--balanced", "--seed", "11")
+	if code != exitOK || !strings.Contains(out, "balanced openings (within 15.00 stones at 100000 nodes)") {
+		t.Errorf("exit %d, summary:\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runDirect(runArena, "", "--a", "random", "--b", "random", "--ruleset", "choro",
+		"--games", "2", "--records", t.TempDir(), "--balance-margin", "0", "--opening", "0")
+	if code != exitFailure || !strings.Contains(errOut, "the start position is not within 0.00 stones of even") {
+		t.Errorf("an impossible balance: exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
+}
+
 func TestArenaUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"--a", "random", "--ruleset", "tsoro", "--games", "2"},
@@ -68,6 +81,8 @@ func TestArenaUsageErrors(t *testing.T) {
 		{"--a", "random", "--b", "random", "--ruleset", "tsoro", "--games", "2", "--sprt", "50,0"},
 		{"--a", "random", "--b", "random", "--ruleset", "tsoro", "--games", "2", "--movetime", "-5"},
 		{"--a", "random", "--b", "random", "--ruleset", "tsoro", "--games", "2", "extra"},
+		{"--a", "random", "--b", "random", "--ruleset", "tsoro", "--games", "2", "--balance-margin", "-1"},
+		{"--a", "random", "--b", "random", "--ruleset", "tsoro", "--games", "2", "--balance-margin", "NaN"},
 	} {
 		code, _, errOut := runDirect(runArena, "", args...)
 		if code != exitUsage || !strings.HasPrefix(errOut, "matombo arena: ") {
