@@ -46,6 +46,13 @@ func newEnv(t *testing.T) *testEnv {
 // do sends a request and returns the status and body.
 func (e *testEnv) do(method, path, token string, body any) (int, []byte) {
 	e.t.Helper()
+	status, _, data := e.doHeader(method, path, token, body)
+	return status, data
+}
+
+// doHeader sends a request and returns the status, headers and body.
+func (e *testEnv) doHeader(method, path, token string, body any) (int, http.Header, []byte) {
+	e.t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -76,7 +83,7 @@ func (e *testEnv) do(method, path, token string, body any) (int, []byte) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return resp.StatusCode, data
+	return resp.StatusCode, resp.Header, data
 }
 
 // call sends a request, checks the status and decodes the JSON answer into out.

@@ -81,7 +81,7 @@ func (s *Server) routes() {
 	})
 	m.HandleFunc("GET /metrics", s.handleMetrics)
 	m.HandleFunc("GET /api/rulesets", s.handleRulesets)
-	m.HandleFunc("POST /api/games", s.limited(s.handleCreate))
+	m.HandleFunc("POST /api/games", s.limited("games created", s.handleCreate))
 	m.HandleFunc("GET /api/games", s.handleList)
 	m.HandleFunc("GET /api/games/{id}", s.handleGame)
 	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
@@ -91,7 +91,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
 	m.HandleFunc("GET /api/games/{id}/replay", s.handleReplay)
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
-	m.HandleFunc("POST /api/records", s.limited(s.handleImport))
+	m.HandleFunc("POST /api/records", s.limited("records imported", s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
 	// The research lab's experiments (package lab).
 	m.Handle("/api/lab", lab.NewHTTPHandler(lab.HTTPOptions{}))
