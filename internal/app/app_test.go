@@ -55,10 +55,16 @@ func (m *memStore) AddSeat(_ context.Context, id string, s Seat) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g, err := m.get(id)
-	if err == nil {
-		g.Seats = append(g.Seats, s)
+	if err != nil {
+		return err
 	}
-	return err
+	for _, had := range g.Seats {
+		if string(had.Hash) == string(s.Hash) {
+			return nil
+		}
+	}
+	g.Seats = append(g.Seats, s)
+	return nil
 }
 
 func (m *memStore) AppendAction(_ context.Context, id string, mv Move, turns int, result, reason string) error {

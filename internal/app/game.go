@@ -86,7 +86,8 @@ type Store interface {
 	CreateGame(ctx context.Context, g *Game) error
 	// Game returns the game id with its seats and actions (ENotFound).
 	Game(ctx context.Context, id string) (*Game, error)
-	// AddSeat adds a seat to game id.
+	// AddSeat adds a seat to game id; a seat whose token hash the game has
+	// already is left as it is (no error).
 	AddSeat(ctx context.Context, id string, s Seat) error
 	// AppendAction stores m as the action at ply m.Ply, which must equal the
 	// number of actions stored, in a game still in play (else EConflict),

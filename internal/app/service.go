@@ -547,7 +547,9 @@ func (s *Service) Resign(ctx context.Context, id, token string) (*GameView, erro
 }
 
 // Rematch returns a seat in the rematch of game id (created by the first
-// seated player who asks, sides swapped) for the holder of token.
+// seated player who asks, sides swapped) for the holder of token. The seat's
+// token is derived from the old one (rematchToken), so asking again gives
+// the same seat back and adds none.
 func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, error) {
 	p, side, err := s.loadSeated(ctx, id, token, "ask for a rematch of")
 	if err != nil {
@@ -580,7 +582,7 @@ func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, erro
 		out.Tokens = map[string]string{}
 	}
 	for _, sd := range sides {
-		t := NewToken()
+		t := rematchToken(token, rid, sd)
 		if err := s.store.AddSeat(ctx, rid, Seat{Side: sd, Hash: HashToken(t), Created: time.Now().UTC()}); err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -27,6 +28,18 @@ func newID() string {
 	b := make([]byte, 7)
 	rand.Read(b)
 	return lowerBase32.EncodeToString(b)[:10]
+}
+
+// rematchToken returns the seat token at side in the rematch rid for the
+// holder of token (a seat of the old game): an HMAC-SHA256 keyed with the
+// token, cut to a token's size. The same seat asking again gets the same
+// token, without the server keeping any secret but its hash; only the
+// holder of the old token can compute it, and the rematch token does not
+// reveal the old one.
+func rematchToken(token, rid string, side mancala.Player) string {
+	m := hmac.New(sha256.New, []byte(strings.TrimSpace(token)))
+	m.Write([]byte("matombo rematch seat " + rid + " " + side.String()))
+	return lowerBase32.EncodeToString(m.Sum(nil)[:tokenBytes])
 }
 
 // HashToken returns the sha256 of a token, as stored.

@@ -225,7 +225,8 @@ func (s *Server) handlePosition(w http.ResponseWriter, r *http.Request) {
 }
 
 // limiter allows each client address n requests per window on the routes
-// that create games, so one client cannot fill the database.
+// that create games (creation, rematch, import), so one client cannot fill
+// the database.
 type limiter struct {
 	mu     sync.Mutex
 	n      int
@@ -277,7 +278,7 @@ func (s *Server) limited(what string, h http.HandlerFunc) http.HandlerFunc {
 		if ok, retry := s.limiter.allow(host, time.Now()); !ok {
 			secs := int((retry + time.Second - 1) / time.Second) // rounded up: never too early
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			s.fail(w, r, app.Errorf(app.ERateLimited, "too many %s from your address: creating games and importing records count together, %d a %s; retry in %d s",
+			s.fail(w, r, app.Errorf(app.ERateLimited, "too many %s from your address: creating games, rematches and importing records count together, %d a %s; retry in %d s",
 				what, s.limiter.n, windowText(s.limiter.window), secs))
 			return
 		}

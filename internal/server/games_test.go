@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -115,6 +116,64 @@ func TestResignAndRematch(t *testing.T) {
 	if got := e.view(r1.ID, r2.Token).You; got != "S" {
 		t.Fatalf("second player seated at %q in the rematch, want S", got)
 	}
+
+	// Asking again gives the same seat back, and adds none.
+	seats := func() int {
+		g, err := e.store.Game(context.Background(), r1.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(g.Seats)
+	}
+	before := seats()
+	for range 3 {
+		var again app.Created
+		e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, 200, &again)
+		if again.ID != r1.ID || again.Seat != r1.Seat || again.Token != r1.Token || again.URL != r1.URL {
+			t.Fatalf("rematch asked again: %+v, want the first answer %+v", again, r1)
+		}
+	}
+	if n := seats(); n != before {
+		t.Errorf("asking again for the rematch made %d seats, want %d", n, before)
+	}
+}
+
+// TestRematchLocal: a local game's rematch gives both seats, the same ones
+// when asked again.
+func TestRematchLocal(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
+	e.call("POST", "/api/games/"+c.ID+"/resign", c.Token, nil, 200, nil)
+	var r1, r2 app.Created
+	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, 200, &r1)
+	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, 200, &r2)
+	if r1.Seat != "N" || r1.Token != r1.Tokens["N"] || r1.Tokens["S"] == "" || r1.Tokens["S"] == r1.Token {
+		t.Fatalf("local rematch %+v", r1)
+	}
+	if r2.Token != r1.Token || r2.Tokens["S"] != r1.Tokens["S"] || r2.Tokens["N"] != r1.Tokens["N"] {
+		t.Fatalf("local rematch asked again: %+v, want %+v", r2, r1)
+	}
+	if got := e.view(r1.ID, r1.Tokens["S"]).You; got != "S" {
+		t.Errorf("the S token of the rematch is seated at %q", got)
+	}
+	// The other old token gets its own seats, not the first one's.
+	var r3 app.Created
+	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Tokens["N"], nil, 200, &r3)
+	if r3.ID != r1.ID || r3.Seat != "S" || r3.Token == r1.Tokens["S"] {
+		t.Errorf("rematch for the other old token: %+v", r3)
+	}
+}
+
+// TestRematchRateLimited: rematch counts against the per-address limit of
+// game creation.
+func TestRematchRateLimited(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
+	e.call("POST", "/api/games/"+c.ID+"/resign", c.Token, nil, 200, nil)
+	e.srv.limiter = newLimiter(1, time.Minute)
+	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, 200, nil)
+	status, data := e.do("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil)
+	wantError(t, "rematch over the limit", status, data, 429, app.ERateLimited, "rematches asked", "retry in")
 }
 
 func TestJoinTeams(t *testing.T) {

@@ -174,7 +174,8 @@ func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
 }
 
 func insertSeat(ctx context.Context, tx pgx.Tx, id string, st app.Seat) error {
-	_, err := tx.Exec(ctx, `INSERT INTO seats (game_id, side, token_hash, created) VALUES ($1, $2, $3, $4)`,
+	_, err := tx.Exec(ctx, `INSERT INTO seats (game_id, side, token_hash, created) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (game_id, token_hash) DO NOTHING`,
 		id, st.Side.String(), st.Hash, st.Created)
 	if err != nil {
 		return fmt.Errorf("postgres: add seat to game %s: %w", id, err)

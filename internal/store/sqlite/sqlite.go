@@ -44,7 +44,7 @@ const (
 	qSeats        = `SELECT side, token_hash, created FROM seats WHERE game_id = ? ORDER BY created, rowid`
 	qActions      = `SELECT ply, action, side, created FROM actions WHERE game_id = ? ORDER BY ply`
 	qState        = `SELECT plies, result FROM games WHERE id = ?`
-	qInsertSeat   = `INSERT INTO seats (game_id, side, token_hash, created) VALUES (?, ?, ?, ?)`
+	qInsertSeat   = `INSERT INTO seats (game_id, side, token_hash, created) VALUES (?, ?, ?, ?) ON CONFLICT (game_id, token_hash) DO NOTHING`
 	qInsertAction = `INSERT INTO actions (game_id, ply, action, side, created) VALUES (?, ?, ?, ?, ?)`
 	qAppended     = `UPDATE games SET plies = plies + 1, turns = ?, result = ?, reason = ?, updated = ? WHERE id = ?`
 )

@@ -254,6 +254,10 @@ func testSeats(t *testing.T, s app.Store) {
 			t.Fatal(err)
 		}
 	}
+	// A seat added again (the same token hash) is not added twice.
+	if err := s.AddSeat(ctx, "g", app.Seat{Side: mancala.North, Hash: app.HashToken("n1"), Created: base.Add(time.Hour)}); err != nil {
+		t.Fatalf("AddSeat of a seat already there: %v", err)
+	}
 	g := mustGet(t, s, "g")
 	if len(g.Seats) != 3 {
 		t.Fatalf("seats %+v, want 3", g.Seats)
