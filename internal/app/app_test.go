@@ -96,6 +96,19 @@ func (m *memStore) Finish(_ context.Context, id string, plies int, result, reaso
 	return nil
 }
 
+func (m *memStore) RenamePlayer(_ context.Context, id string, side mancala.Player, from, name string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err != nil {
+		return "", err
+	}
+	if g.Players[side].Name == from {
+		g.Players[side].Name = name
+	}
+	return g.Players[side].Name, nil
+}
+
 func (m *memStore) SetRematch(_ context.Context, id, r string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -96,6 +96,10 @@ type Store interface {
 	// Finish sets the result of a game in play that has exactly plies
 	// actions (else EConflict).
 	Finish(ctx context.Context, id string, plies int, result, reason string) error
+	// RenamePlayer names side's player of game id name if its name is still
+	// from, and returns the name in effect. It changes neither the kind of
+	// player nor the game's Updated time.
+	RenamePlayer(ctx context.Context, id string, side mancala.Player, from, name string) (string, error)
 	// SetRematch links game id to its rematch rematchID unless it already has
 	// one; it returns the rematch in effect.
 	SetRematch(ctx context.Context, id, rematchID string) (string, error)

@@ -295,7 +295,9 @@ type Joined struct {
 }
 
 // Join seats the holder of an invite code at the code's side, with a new
-// token. Several people may join one side with the same code (teams).
+// token. Several people may join one side with the same code (teams). The
+// joiner's name (cleaned like the creator's) names the side if it still has
+// its default name ("North", "South"): the first named joiner names it.
 func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, error) {
 	p, err := s.load(ctx, id)
 	if err != nil {
@@ -313,6 +315,15 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 			return nil, err
 		}
 		g.Seats = append(g.Seats, seat)
+		if name := cleanName(name, ""); name != "" && g.Players[side].Name == side.Name() {
+			// The seat is taken: a name not stored is logged, not refused.
+			if got, err := s.store.RenamePlayer(ctx, id, side, side.Name(), name); err != nil {
+				s.log.Warn("join: name the player", "game", id, "side", side.String(), "err", err)
+			} else {
+				g.Players[side].Name = got
+				p.rec.SetTag(side.Name(), got)
+			}
+		}
 		s.cache.drop(id)
 		s.publish(ctx, id, Update{Game: p.view("")})
 		return &Joined{Seat: side.String(), Token: token, URL: gameURL(id, token)}, nil

@@ -176,6 +176,56 @@ func TestRematchRateLimited(t *testing.T) {
 	wantError(t, "rematch over the limit", status, data, 429, app.ERateLimited, "rematches asked", "retry in")
 }
 
+// TestJoinName: the joiner's name (cleaned like the creator's) names the
+// joined side, for the seats, spectators (the update) and the record; a
+// team mate joining a side already named keeps the first name.
+func TestJoinName(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Side: "S", Name: "Ada"})
+	spec, err := e.dial(c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.hello("", 0)
+	code := c.Invite[strings.LastIndex(c.Invite, "/")+1:]
+	var j, mate app.Joined
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code, "name": "  Bo \t Diddley  "}, 200, &j)
+	m := spec.recv()
+	if m.Type != "update" || m.Game == nil || m.Game.Players["N"].Name != "Bo Diddley" || !m.Game.Seated["N"] || m.Game.You != "" {
+		t.Fatalf("spectator's update after the join: %+v", m)
+	}
+	if !strings.Contains(m.Game.Record, `[North "Bo Diddley"]`) {
+		t.Errorf("record in the update:\n%s", m.Game.Record)
+	}
+	for _, tok := range []string{c.Token, j.Token, ""} {
+		if v := e.view(c.ID, tok); v.Players["N"].Name != "Bo Diddley" || v.Players["S"].Name != "Ada" {
+			t.Errorf("view for %q: players %+v", tok, v.Players)
+		}
+	}
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code, "name": "Cy"}, 200, &mate)
+	if v := e.view(c.ID, ""); v.Players["N"].Name != "Bo Diddley" {
+		t.Errorf("a team mate renamed the side: %+v", v.Players)
+	}
+	// The creator's team mate does not rename the creator's side either.
+	team := c.TeamInvite[strings.LastIndex(c.TeamInvite, "/")+1:]
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": team, "name": "Dee"}, 200, nil)
+	if v := e.view(c.ID, ""); v.Players["S"].Name != "Ada" {
+		t.Errorf("the creator's team mate renamed the creator: %+v", v.Players)
+	}
+
+	// A long name is cut to 40 characters; no name keeps the default.
+	c2 := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Side: "N"})
+	code2 := c2.Invite[strings.LastIndex(c2.Invite, "/")+1:]
+	e.call("POST", "/api/games/"+c2.ID+"/join", "", map[string]string{"invite": code2, "name": "   "}, 200, nil)
+	if v := e.view(c2.ID, ""); v.Players["S"].Name != "South" {
+		t.Errorf("a blank name: %+v", v.Players)
+	}
+	e.call("POST", "/api/games/"+c2.ID+"/join", "", map[string]string{"invite": code2, "name": strings.Repeat("é", 50)}, 200, nil)
+	if v := e.view(c2.ID, ""); v.Players["S"].Name != strings.Repeat("é", 40) {
+		t.Errorf("a long name: %+v", v.Players)
+	}
+}
+
 func TestJoinTeams(t *testing.T) {
 	e := newEnv(t)
 	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Side: "N"})

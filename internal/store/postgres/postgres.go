@@ -20,6 +20,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/store/storeutil"
+	"matombo/mancala"
 )
 
 //go:embed migrations/*.sql
@@ -341,6 +342,31 @@ func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason
 			result, reason, time.Now().UTC(), id)
 		return err
 	})
+}
+
+// RenamePlayer implements app.Store.
+func (s *Store) RenamePlayer(ctx context.Context, id string, side mancala.Player, from, name string) (string, error) {
+	var got string
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		var players []byte
+		err := tx.QueryRow(ctx, `SELECT players FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&players)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: game %s: %w", id, err)
+		}
+		out, now, changed, err := storeutil.RenamePlayer(players, side, from, name)
+		got = now
+		if err != nil || !changed {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET players = $1 WHERE id = $2`, string(out), id); err != nil {
+			return fmt.Errorf("postgres: rename a player of game %s: %w", id, err)
+		}
+		return nil
+	})
+	return got, err
 }
 
 // SetRematch implements app.Store.

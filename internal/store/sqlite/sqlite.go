@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"matombo/internal/app"
+	"matombo/internal/store/storeutil"
 	"matombo/mancala"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
@@ -343,6 +344,31 @@ func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason
 			result, reason, micros(time.Now()), id)
 		return err
 	})
+}
+
+// RenamePlayer implements app.Store.
+func (s *Store) RenamePlayer(ctx context.Context, id string, side mancala.Player, from, name string) (string, error) {
+	var got string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var players string
+		err := tx.QueryRowContext(ctx, `SELECT players FROM games WHERE id = ?`, id).Scan(&players)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: game %s: %w", id, err)
+		}
+		out, now, changed, err := storeutil.RenamePlayer([]byte(players), side, from, name)
+		got = now
+		if err != nil || !changed {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET players = ? WHERE id = ?`, string(out), id); err != nil {
+			return fmt.Errorf("sqlite: rename a player of game %s: %w", id, err)
+		}
+		return nil
+	})
+	return got, err
 }
 
 // SetRematch implements app.Store.

@@ -28,6 +28,7 @@ func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
 		{"ManyGamesAtOnce", testManyGamesAtOnce},
 		{"Finish", testFinish},
 		{"Seats", testSeats},
+		{"RenamePlayer", testRenamePlayer},
 		{"Rematch", testRematch},
 		{"List", testList},
 		{"ImportWithActions", testImportWithActions},
@@ -277,6 +278,29 @@ func testSeats(t *testing.T, s app.Store) {
 			t.Errorf("token %s has no seat", tok)
 		}
 	}
+}
+
+func testRenamePlayer(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	g := newGame("g", base)
+	g.Players[1] = app.Player{Kind: app.KindHuman, Name: "North"}
+	mustCreate(t, s, g)
+	got, err := s.RenamePlayer(ctx, "g", mancala.North, "North", "Bo")
+	if err != nil || got != "Bo" {
+		t.Fatalf("RenamePlayer = %q, %v; want Bo", got, err)
+	}
+	// Only from the name expected: a second rename keeps the first.
+	got, err = s.RenamePlayer(ctx, "g", mancala.North, "North", "Cy")
+	if err != nil || got != "Bo" {
+		t.Fatalf("second RenamePlayer = %q, %v; want the first, Bo", got, err)
+	}
+	stored := mustGet(t, s, "g")
+	want := [2]app.Player{g.Players[0], {Kind: app.KindHuman, Name: "Bo"}}
+	if stored.Players != want || !stored.Updated.Equal(base) {
+		t.Errorf("players %+v updated %v; want %+v, %v", stored.Players, stored.Updated, want, base)
+	}
+	_, err = s.RenamePlayer(ctx, "nope", mancala.North, "North", "Bo")
+	wantCode(t, "RenamePlayer of no game", err, app.ENotFound)
 }
 
 func testRematch(t *testing.T, s app.Store) {

@@ -4,6 +4,7 @@
 package storeutil
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -61,6 +62,22 @@ func CheckInPlay(id string, plies int, result string, want int) error {
 		return app.Errorf(app.EConflict, "stale ply %d: game %s is at ply %d", want, id, plies)
 	}
 	return nil
+}
+
+// RenamePlayer returns the players of a game, stored as the JSON array
+// players, with side's player named name if its name is from, and the name
+// in effect; changed says whether they differ from players.
+func RenamePlayer(players []byte, side mancala.Player, from, name string) (out []byte, got string, changed bool, err error) {
+	var ps [2]app.Player
+	if err := json.Unmarshal(players, &ps); err != nil {
+		return nil, "", false, fmt.Errorf("storeutil: players %q: %w", players, err)
+	}
+	if ps[side].Name != from {
+		return players, ps[side].Name, false, nil
+	}
+	ps[side].Name = name
+	out, err = json.Marshal(ps)
+	return out, name, true, err
 }
 
 // ParseSide returns the side stored as "S" or "N".
