@@ -76,6 +76,11 @@ type ListFilter struct {
 	Status string    // "", "playing" or "over"
 	Limit  int       // at most this many (1..100)
 	Before time.Time // only games updated strictly before; zero: no bound
+	// BeforeID, with Before, makes the bound a cursor on the list's order
+	// (Updated, then ID, both descending): only games updated before
+	// Before, or at Before with an ID below BeforeID. The next page starts
+	// after the last game listed, even among games of equal Updated.
+	BeforeID string
 }
 
 // Store keeps games. Implementations must make AppendAction and Finish
@@ -103,8 +108,8 @@ type Store interface {
 	// SetRematch links game id to its rematch rematchID unless it already has
 	// one; it returns the rematch in effect.
 	SetRematch(ctx context.Context, id, rematchID string) (string, error)
-	// ListGames returns games newest first (by Updated) without their seats
-	// and actions.
+	// ListGames returns games newest first (by Updated, then by ID, both
+	// descending) without their seats and actions.
 	ListGames(ctx context.Context, f ListFilter) ([]*Game, error)
 	// Close releases the store.
 	Close() error

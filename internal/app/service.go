@@ -638,6 +638,9 @@ func (s *Service) List(ctx context.Context, f ListFilter) ([]Summary, error) {
 	if f.Limit < 1 || f.Limit > 100 {
 		return nil, Errorf(EInvalid, "limit %d is not allowed; limit runs from 1 to 100", f.Limit)
 	}
+	if f.BeforeID != "" && f.Before.IsZero() {
+		return nil, Errorf(EInvalid, "before_id needs before: pass the updated time and the id of the last game listed")
+	}
 	games, err := s.store.ListGames(ctx, f)
 	if err != nil {
 		return nil, err

@@ -100,6 +100,7 @@ func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
 		}
 		f.Before = t
 	}
+	f.BeforeID = q.Get("before_id")
 	games, err := s.svc.List(r.Context(), f)
 	if err != nil {
 		s.fail(w, r, err)

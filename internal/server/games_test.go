@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -272,9 +273,40 @@ func TestArchiveList(t *testing.T) {
 	if len(out.Games) != 0 {
 		t.Fatalf("before the oldest: %+v", out.Games)
 	}
-	for _, q := range []string{"status=won", "limit=0", "limit=x", "limit=101", "before=yesterday"} {
+	for _, q := range []string{"status=won", "limit=0", "limit=x", "limit=101", "before=yesterday", "before_id=abc"} {
 		status, data := e.do("GET", "/api/games?"+q, "", nil)
 		wantError(t, q, status, data, 400, app.EInvalid)
+	}
+}
+
+// TestArchivePagingEqualTimes pages through games updated at the same
+// instant with before and before_id: each game comes once.
+func TestArchivePagingEqualTimes(t *testing.T) {
+	e := newEnv(t)
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	want := []string{"g6", "g5", "g4", "g3", "g2", "g1", "g0"}
+	for i := range 7 {
+		g := &app.Game{ID: fmt.Sprintf("g%d", i), Ruleset: "nsolo", Mode: app.ModeLocal, Result: "*", Created: at, Updated: at}
+		if err := e.store.CreateGame(context.Background(), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	q := "limit=3"
+	for page := 0; page < 5; page++ {
+		var out struct{ Games []app.Summary }
+		e.call("GET", "/api/games?"+q, "", nil, 200, &out)
+		for _, g := range out.Games {
+			got = append(got, g.ID)
+		}
+		if len(out.Games) < 3 {
+			break
+		}
+		last := out.Games[len(out.Games)-1]
+		q = "limit=3&before=" + url.QueryEscape(last.Updated.Format(time.RFC3339Nano)) + "&before_id=" + url.QueryEscape(last.ID)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("pages gave %v, want %v", got, want)
 	}
 }
 

@@ -392,7 +392,11 @@ func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, e
 	case "over":
 		query += ` AND result <> '*'`
 	}
-	if !f.Before.IsZero() {
+	switch {
+	case !f.Before.IsZero() && f.BeforeID != "":
+		args = append(args, f.Before, f.BeforeID)
+		query += fmt.Sprintf(` AND (updated < $%d OR (updated = $%d AND id < $%d))`, len(args)-1, len(args)-1, len(args))
+	case !f.Before.IsZero():
 		args = append(args, f.Before)
 		query += fmt.Sprintf(` AND updated < $%d`, len(args))
 	}

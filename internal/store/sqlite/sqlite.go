@@ -396,7 +396,11 @@ func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, e
 	case "over":
 		query += ` AND result <> '*'`
 	}
-	if !f.Before.IsZero() {
+	switch {
+	case !f.Before.IsZero() && f.BeforeID != "":
+		query += ` AND (updated < ? OR (updated = ? AND id < ?))`
+		args = append(args, micros(f.Before), micros(f.Before), f.BeforeID)
+	case !f.Before.IsZero():
 		query += ` AND updated < ?`
 		args = append(args, micros(f.Before))
 	}

@@ -31,6 +31,7 @@ func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
 		{"RenamePlayer", testRenamePlayer},
 		{"Rematch", testRematch},
 		{"List", testList},
+		{"ListPagingEqualTimes", testListPagingEqualTimes},
 		{"ImportWithActions", testImportWithActions},
 	}
 	for _, tc := range tests {
@@ -356,6 +357,51 @@ func testList(t *testing.T, s app.Store) {
 	page, _ := s.ListGames(ctx, app.ListFilter{Status: "playing", Limit: 10, Before: playing[1].Updated})
 	if got := ids(page); got != "g2 g0 " {
 		t.Errorf("playing before g3 = %s", got)
+	}
+}
+
+// testListPagingEqualTimes pages through games of equal Updated, across
+// page boundaries, with the (Before, BeforeID) cursor: every game comes
+// once, in the order updated then id, both descending.
+func testListPagingEqualTimes(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	later := base.Add(time.Hour)
+	var want []string
+	for _, g := range []struct {
+		id string
+		at time.Time
+	}{{"z", later}, {"e7", base}, {"e6", base}, {"e5", base}, {"e4", base}, {"e3", base}, {"e2", base}, {"e1", base}, {"a", base.Add(-time.Hour)}} {
+		mustCreate(t, s, newGame(g.id, g.at))
+		want = append(want, g.id)
+	}
+	for _, limit := range []int{1, 2, 3, 4} {
+		var got []string
+		f := app.ListFilter{Limit: limit}
+		for range len(want) + 1 {
+			page, err := s.ListGames(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range page {
+				got = append(got, g.ID)
+			}
+			if len(page) < limit {
+				break
+			}
+			last := page[len(page)-1]
+			f.Before, f.BeforeID = last.Updated, last.ID
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("limit %d: pages gave %v, want %v", limit, got, want)
+		}
+	}
+	// Without BeforeID, Before is strict on Updated alone, as before.
+	page, err := s.ListGames(ctx, app.ListFilter{Limit: 10, Before: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page) != 1 || page[0].ID != "a" {
+		t.Errorf("before %v alone: %d games, want a", base, len(page))
 	}
 }
 

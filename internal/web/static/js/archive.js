@@ -5,7 +5,8 @@ import { get, request } from "./api.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
 let status = "";
-let oldest = "";
+let oldest = ""; // the updated time and id of the last game listed: the next page's cursor
+let oldestId = "";
 
 function row(g) {
   const id = encodeURIComponent(g.id);
@@ -28,14 +29,21 @@ async function load(more = false) {
   err.textContent = "";
   const q = new URLSearchParams({ limit: "30" });
   if (status) q.set("status", status);
-  if (more && oldest) q.set("before", oldest);
+  if (more && oldest) {
+    q.set("before", oldest);
+    if (oldestId) q.set("before_id", oldestId);
+  }
   try {
     const res = await get(`/api/games?${q}`);
     const games = res.games || [];
     if (!more) body.textContent = "";
     games.forEach((g) => body.appendChild(row(g)));
     if (!more && !games.length) body.appendChild(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No games yet.")));
-    if (games.length) oldest = games[games.length - 1].updated || games[games.length - 1].created || "";
+    if (games.length) {
+      const last = games[games.length - 1];
+      oldest = last.updated || last.created || "";
+      oldestId = last.id || "";
+    }
     $("#more").classList.toggle("hidden", games.length < 30);
   } catch (ex) {
     err.textContent = ex.message;
