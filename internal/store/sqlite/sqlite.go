@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"matombo/internal/app"
@@ -33,9 +34,12 @@ type Store struct {
 	stmts map[string]*sql.Stmt // the statements of every action, prepared once
 
 	// The writer goroutine (writer.go) runs every writing transaction.
-	jobs    chan *writeJob
-	quit    chan struct{} // closed by Close
-	stopped chan struct{} // closed when the writer has stopped
+	jobs     chan *writeJob
+	quit     chan struct{} // closed by Close
+	stopOnce sync.Once     // closes quit
+	stopped  chan struct{} // closed when the writer has stopped
+	closed   sync.Once     // closes the statements and the database
+	closeErr error
 }
 
 // The statements run on every action, prepared at Open (SQLite parses a
@@ -98,13 +102,17 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
-// Close commits the writes already asked for and closes the database.
+// Close commits the writes already asked for and closes the database. A
+// second Close does nothing and returns the first one's error.
 func (s *Store) Close() error {
-	s.stopWriter()
-	for _, st := range s.stmts {
-		st.Close()
-	}
-	return s.db.Close()
+	s.closed.Do(func() {
+		s.stopWriter()
+		for _, st := range s.stmts {
+			st.Close()
+		}
+		s.closeErr = s.db.Close()
+	})
+	return s.closeErr
 }
 
 // migrate applies the embedded migrations not yet applied, each in a

@@ -77,7 +77,7 @@ func TestCloseFinishesQueuedWrites(t *testing.T) {
 			t.Errorf("CreateGame: %v", err)
 		}
 		if stored == n/2 {
-			s.Close() // while the other half may still be queued
+			s.Close() // while the other half may still be queued; again is harmless
 		}
 	}
 	if err := s.CreateGame(ctx, &app.Game{ID: "late", Ruleset: "nsolo", Mode: app.ModeLocal, Result: "*"}); !errors.Is(err, errClosed) {

@@ -42,9 +42,9 @@ func (s *Store) startWriter() {
 }
 
 // stopWriter lets the writer finish the jobs already queued and waits for
-// it to stop.
+// it to stop. Calling it again only waits.
 func (s *Store) stopWriter() {
-	close(s.quit)
+	s.stopOnce.Do(func() { close(s.quit) })
 	<-s.stopped
 }
 
