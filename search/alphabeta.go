@@ -21,7 +21,15 @@ type AlphaBetaConfig struct {
 	Noise     int       // adds a uniform random -Noise..Noise to each root score (weak levels)
 	Blunder   float64   // probability of playing a uniformly random action instead, 0 to 1
 	Limits    Limits    // used when Choose gets zero limits
+	// Quiesce is the most decisions of quiescence search beyond the depth
+	// limit, 0 to MaxQuiesce: a leaf where the side to move can capture is
+	// searched on over its capturing actions (with the static score as the
+	// floor) instead of being scored as it stands. 0 turns it off.
+	Quiesce int
 }
+
+// MaxQuiesce is the largest AlphaBetaConfig.Quiesce.
+const MaxQuiesce = 16
 
 // DefaultAlphaBeta returns the configuration of the full-strength
 // alpha-beta player: two workers, tuned evaluation, one second a decision.
@@ -40,6 +48,8 @@ func (c AlphaBetaConfig) Validate() error {
 		return fmt.Errorf("search: noise %d is negative; use 0 or more", c.Noise)
 	case !(c.Blunder >= 0 && c.Blunder <= 1):
 		return fmt.Errorf("search: blunder rate %v out of range; use 0 to 1", c.Blunder)
+	case c.Quiesce < 0 || c.Quiesce > MaxQuiesce:
+		return fmt.Errorf("search: quiescence depth %d out of range; use 0 to %d", c.Quiesce, MaxQuiesce)
 	}
 	return c.Limits.Validate()
 }
@@ -246,9 +256,9 @@ func (ab *AlphaBeta) iterate(order []rootScore, d int) bool {
 // prepare readies the worker for a new search from s.
 func (w *abWorker) prepare(s *mancala.State, clk *clock) {
 	if len(w.states) == 0 {
-		w.states = make([]*mancala.State, MaxDepth+2)
-		w.legal = make([][]mancala.Action, MaxDepth+2)
-		w.keys = make([][]int32, MaxDepth+2)
+		w.states = make([]*mancala.State, MaxDepth+2+MaxQuiesce)
+		w.legal = make([][]mancala.Action, MaxDepth+2+MaxQuiesce)
+		w.keys = make([][]int32, MaxDepth+2+MaxQuiesce)
 	}
 	if w.states[0] == nil || w.states[0].Ruleset() != s.Ruleset() {
 		for i := range w.states {
@@ -313,14 +323,7 @@ func terminalScore(s *mancala.State, ply int) int {
 // is the pick or removal that led here in the same turn, if any: picks and
 // removals commute, so only those in increasing order are searched.
 func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action) int {
-	w.nodes++
-	if w.nodes&255 == 0 && ((w.budget > 0 && w.nodes >= w.budget) || w.clk.expired()) {
-		w.stop = true
-	}
-	if w.budget > 0 && w.nodes >= w.budget {
-		w.stop = true
-	}
-	if w.stop {
+	if w.tick() {
 		return 0
 	}
 	s := w.states[ply]
@@ -329,6 +332,9 @@ func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action)
 	}
 	if depth <= 0 || ply >= MaxDepth {
 		w.leaves++
+		if w.cfg.Quiesce > 0 {
+			return w.quiesce(ply, w.cfg.Quiesce, alpha, beta)
+		}
 		return w.leaf(s, ply)
 	}
 	key := s.Hash()
@@ -411,6 +417,19 @@ func (w *abWorker) negamax(ply, depth, alpha, beta int, prevTake mancala.Action)
 	return best
 }
 
+// tick counts a node and reports whether the search must stop: the node
+// budget is spent or the time is up.
+func (w *abWorker) tick() bool {
+	w.nodes++
+	if w.nodes&255 == 0 && ((w.budget > 0 && w.nodes >= w.budget) || w.clk.expired()) {
+		w.stop = true
+	}
+	if w.budget > 0 && w.nodes >= w.budget {
+		w.stop = true
+	}
+	return w.stop
+}
+
 // childScore searches states[ply+1], reached by a, for the side me to
 // move at ply, within the window (alpha, beta) of me.
 func (w *abWorker) childScore(ply, depth, alpha, beta int, me mancala.Player, a mancala.Action) int {
@@ -487,6 +506,87 @@ func fullest(s *mancala.State, takes []mancala.Action) mancala.Action {
 	for _, a := range takes {
 		if k := s.Count(a.Hole()); k > most {
 			best, most = a, k
+		}
+	}
+	return best
+}
+
+// quiesce returns the score of states[ply] for its side to move, searching
+// on for at most q more decisions over the actions that capture. At the
+// start of a turn the side to move may stand pat on the static score, so
+// only its capturing actions (and those that go on with the turn, such as
+// Choro's direction choices) are searched; inside a turn every choice is
+// searched, since one must be made; pending picks and removals are finished
+// greedily as at any leaf. The table is not used.
+func (w *abWorker) quiesce(ply, q, alpha, beta int) int {
+	s := w.states[ply]
+	if s.IsOver() {
+		return terminalScore(s, ply)
+	}
+	if q <= 0 || ply+1 >= len(w.states) {
+		return w.leaf(s, ply)
+	}
+	legal := s.Legal(w.legal[ply][:0])
+	w.legal[ply] = legal
+	if legal[0].Kind() == mancala.KindTake {
+		return w.leaf(s, ply)
+	}
+	me, opp := s.ToMove(), s.ToMove().Other()
+	best := -infinity
+	standPat := s.AtTurnStart()
+	if standPat {
+		best = w.cfg.Eval.Evaluate(s)
+		if best >= beta {
+			return best
+		}
+		alpha = max(alpha, best)
+	}
+	// Order the searched actions by the stones they win, dropping the quiet
+	// ones where standing pat is allowed.
+	child := w.states[ply+1]
+	keys := w.keys[ply][:0]
+	n := 0
+	for _, a := range legal {
+		child.CopyFrom(s)
+		if err := child.Apply(a); err != nil {
+			panic("search: Legal offered an illegal action: " + err.Error())
+		}
+		taken := s.Stones(opp) - child.Stones(opp)
+		if standPat && taken <= 0 && !child.IsOver() && child.ToMove() != me {
+			continue
+		}
+		legal[n] = a
+		keys = append(keys, int32(taken))
+		n++
+	}
+	legal = legal[:n]
+	w.keys[ply] = keys
+	sortByKeys(legal, keys)
+	for _, a := range legal {
+		if w.tick() {
+			return 0
+		}
+		child.CopyFrom(s)
+		if err := child.Apply(a); err != nil {
+			panic("search: Legal offered an illegal action: " + err.Error())
+		}
+		var sc int
+		if child.ToMove() == me {
+			sc = w.quiesce(ply+1, q-1, alpha, beta)
+		} else {
+			sc = -w.quiesce(ply+1, q-1, -beta, -alpha)
+		}
+		if w.stop {
+			return 0
+		}
+		if sc > best {
+			best = sc
+		}
+		if sc > alpha {
+			alpha = sc
+			if alpha >= beta {
+				break
+			}
 		}
 	}
 	return best

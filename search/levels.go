@@ -11,8 +11,8 @@ import (
 // Levels of play for the web app and the arena: 1 is a beginner who looks
 // one decision ahead, misjudges by up to two stones and now and then plays
 // at random; 8 is the strongest setting (alpha-beta with the tuned
-// evaluation on both cores and the endgame solver), at most 2 s a decision
-// by default.
+// evaluation and a quiescence search over captures on both cores, and the
+// endgame solver), at most 2 s a decision by default.
 const (
 	MinLevel = 1
 	MaxLevel = 8
@@ -26,6 +26,7 @@ type LevelSpec struct {
 	Noise    int           // root score noise, hundredths of a stone
 	Blunder  float64       // probability of a random action
 	Solver   bool          // use the endgame solver
+	Quiesce  int           // decisions of capture-only search past the depth limit (0: none)
 }
 
 // levelSpecs are the levels 1..8. Every level has a node or time limit, so
@@ -38,7 +39,7 @@ var levelSpecs = [MaxLevel + 1]LevelSpec{
 	5: {Nodes: 40_000, MoveTime: 150 * time.Millisecond},
 	6: {MoveTime: 300 * time.Millisecond},
 	7: {MoveTime: 800 * time.Millisecond},
-	8: {MoveTime: 2 * time.Second, Solver: true},
+	8: {MoveTime: 2 * time.Second, Solver: true, Quiesce: 6},
 }
 
 // Level returns the configuration of level k.
@@ -74,7 +75,7 @@ func NewLevel(k int, seed uint64) (*LevelPlayer, error) {
 		return nil, err
 	}
 	cfg := DefaultAlphaBeta(seed)
-	cfg.Noise, cfg.Blunder, cfg.Limits = spec.Noise, spec.Blunder, spec.Limits()
+	cfg.Noise, cfg.Blunder, cfg.Limits, cfg.Quiesce = spec.Noise, spec.Blunder, spec.Limits(), spec.Quiesce
 	switch { // smaller tables for the weaker levels: the web app keeps one player per level
 	case spec.Depth > 0 && spec.Depth <= 4:
 		cfg.TableBits = 16

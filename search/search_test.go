@@ -84,6 +84,15 @@ func testPlayers(t *testing.T) map[string]func(seed uint64) Player {
 			}
 			return ab
 		},
+		"alphabeta with quiescence": func(seed uint64) Player {
+			cfg := DefaultAlphaBeta(seed)
+			cfg.Quiesce = levelSpecs[MaxLevel].Quiesce
+			ab, err := NewAlphaBeta(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ab
+		},
 	}
 }
 
