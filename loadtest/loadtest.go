@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -24,6 +25,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -86,12 +88,16 @@ type Report struct {
 	Max           float64 `json:"max_ms"`
 	// From sending an action until every WebSocket of its game (both
 	// seats, on their instances) has shown it.
-	ReachP50     float64  `json:"reach_p50_ms"`
-	ReachP99     float64  `json:"reach_p99_ms"`
-	Errors       int      `json:"errors"`         // refused actions, failed requests, dropped sockets
-	Finished     int      `json:"games_finished"` // games played to their end (then rematched)
-	Seconds      float64  `json:"seconds"`        // the measured time
-	SetupSeconds float64  `json:"setup_seconds"`  // creating the games and sockets, not measured
+	ReachP50 float64 `json:"reach_p50_ms"`
+	ReachP99 float64 `json:"reach_p99_ms"`
+	Errors   int     `json:"errors"`         // refused actions, failed requests, dropped sockets
+	Finished int     `json:"games_finished"` // games played to their end (then rematched)
+	// Rematches the server's per-address limit refused (429); the game slot
+	// waited the Retry-After it was given and asked again. Not errors: the
+	// server did what it promises.
+	RateLimited  int      `json:"rate_limited"`
+	Seconds      float64  `json:"seconds"`       // the measured time
+	SetupSeconds float64  `json:"setup_seconds"` // creating the games and sockets, not measured
 	Ruleset      string   `json:"ruleset"`
 	Rate         float64  `json:"target_rate,omitempty"`   // Config.Rate, if paced
 	ErrorSamples []string `json:"error_samples,omitempty"` // the first few errors
@@ -223,16 +229,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	var lat, reach []time.Duration
-	finished := 0
+	finished, limited := 0, 0
 	for _, g := range games {
 		if g != nil {
 			lat = append(lat, g.latencies...)
 			reach = append(reach, g.reach...)
 			finished += g.finished
+			limited += g.limited
 		}
 	}
 	rep := &Report{
-		Games: cfg.Games, Actions: len(lat), Errors: int(r.errors.Load()), Finished: finished,
+		Games: cfg.Games, Actions: len(lat), Errors: int(r.errors.Load()), Finished: finished, RateLimited: limited,
 		Seconds: elapsed.Seconds(), SetupSeconds: setup.Seconds(), Ruleset: cfg.Ruleset, Rate: cfg.Rate,
 		ErrorSamples: r.samples(),
 	}
@@ -395,6 +402,17 @@ type game struct {
 	latencies []time.Duration
 	reach     []time.Duration // from sending an action until both sockets show it
 	finished  int
+	limited   int // rematches refused by the rate limit, then retried
+}
+
+// rateLimited is a 429 answer: the server asks to retry after a while.
+type rateLimited struct {
+	path  string
+	after time.Duration
+}
+
+func (e *rateLimited) Error() string {
+	return fmt.Sprintf("loadtest: POST %s: rate limited; retry in %v", e.path, e.after)
 }
 
 // post sends a JSON body to path with the seat token (if any) and decodes
@@ -420,6 +438,13 @@ func (g *game) post(ctx context.Context, path, token string, body any, out any) 
 	answer, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return fmt.Errorf("loadtest: POST %s: %w", path, err)
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		after := time.Second
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			after = time.Duration(secs) * time.Second
+		}
+		return &rateLimited{path: path, after: after}
 	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("loadtest: POST %s: %s: %s", path, resp.Status, bytes.TrimSpace(answer))
@@ -574,10 +599,11 @@ func (g *game) play(ctx context.Context, deadline time.Time, interval time.Durat
 			g.finished++
 			old := g.id
 			g.close()
-			if err := g.start(ctx, old); err != nil {
-				if ctx.Err() == nil {
-					g.r.fail(err)
-				}
+			started, err := g.restart(ctx, old, deadline)
+			if err != nil && ctx.Err() == nil {
+				g.r.fail(err)
+			}
+			if !started {
 				return
 			}
 			continue
@@ -589,6 +615,29 @@ func (g *game) play(ctx context.Context, deadline time.Time, interval time.Durat
 		}
 		if time.Now().Before(deadline) {
 			g.latencies = append(g.latencies, lat)
+		}
+	}
+}
+
+// restart starts the rematch of game old, waiting as the server asks while
+// its rate limit refuses it (the waits are counted, not failed). It reports
+// false if no game was started: an error, or a wait past the deadline (the
+// slot then idles until the deadline).
+func (g *game) restart(ctx context.Context, old string, deadline time.Time) (bool, error) {
+	for {
+		err := g.start(ctx, old)
+		var rl *rateLimited
+		if !errors.As(err, &rl) {
+			return err == nil, err
+		}
+		g.limited++
+		wake := time.Now().Add(rl.after)
+		if !wake.Before(deadline) {
+			sleepUntil(ctx, deadline) // the slot idles, as a refused player would
+			return false, nil
+		}
+		if !sleepUntil(ctx, wake) {
+			return false, nil
 		}
 	}
 }

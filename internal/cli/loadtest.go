@@ -52,8 +52,10 @@ flags:
   --seed N       seed of the random choices (default: random)
   --json         print one JSON object with the fields games, actions,
                  actions_per_sec, p50_ms, p95_ms, p99_ms, max_ms,
-                 reach_p50_ms, reach_p99_ms, errors,
-                 games_finished, seconds, setup_seconds, ruleset,
+                 reach_p50_ms, reach_p99_ms, errors, games_finished,
+                 rate_limited (rematches the server's per-address limit
+                 refused; the game waited as told and asked again),
+                 seconds, setup_seconds, ruleset,
                  target_rate (with --rate) and error_samples (the first
                  few errors)
 
