@@ -83,6 +83,15 @@ func NewService(cfg Config) *Service {
 // SetNotifier sets who hears of game updates. Call it before serving.
 func (s *Service) SetNotifier(n Notifier) { s.notifier = n }
 
+// Check reports whether the store answers: it reads one game summary, with
+// the deadline of ctx. The server's /healthz uses it.
+func (s *Service) Check(ctx context.Context) error {
+	if _, err := s.store.ListGames(ctx, ListFilter{Limit: 1}); err != nil {
+		return fmt.Errorf("the database does not answer: %w", err)
+	}
+	return nil
+}
+
 // Close stops the AI workers, waiting for the decisions in progress (their
 // searches are cancelled; a store write under way completes).
 func (s *Service) Close() { s.pool.Close() }

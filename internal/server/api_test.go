@@ -31,6 +31,20 @@ func TestHealthzAndHeaders(t *testing.T) {
 	}
 }
 
+// TestHealthzChecksTheDatabase: an instance whose database does not answer
+// says so with 503, so that a load balancer stops sending players to it.
+func TestHealthzChecksTheDatabase(t *testing.T) {
+	e := newEnv(t)
+	if status, body := e.do("GET", "/healthz", "", nil); status != 200 || string(body) != "ok\n" {
+		t.Fatalf("healthy: %d %q", status, body)
+	}
+	e.store.Close()
+	status, body := e.do("GET", "/healthz", "", nil)
+	if status != 503 || !strings.HasPrefix(string(body), "unhealthy: the database does not answer") {
+		t.Errorf("database closed: %d %q, want 503 unhealthy", status, body)
+	}
+}
+
 func TestPagesServeTheFrontEnd(t *testing.T) {
 	e := newEnv(t)
 	for _, p := range []string{"/", "/game/abc", "/replay/abc", "/position", "/rules/tsoro", "/rules/nsolo", "/rules/choro", "/archive", "/join/abc/code"} {

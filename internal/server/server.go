@@ -75,10 +75,7 @@ func New(svc *app.Service, log *slog.Logger, origins []string) *Server {
 
 func (s *Server) routes() {
 	m := s.mux
-	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, "ok")
-	})
+	m.HandleFunc("GET /healthz", s.handleHealth)
 	m.HandleFunc("GET /metrics", s.handleMetrics)
 	m.HandleFunc("GET /api/rulesets", s.handleRulesets)
 	m.HandleFunc("POST /api/games", s.limited("games created", s.handleCreate))
@@ -313,4 +310,24 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// healthTimeout bounds the database check of /healthz.
+const healthTimeout = 2 * time.Second
+
+// handleHealth answers 200 "ok" while the process serves and its database
+// answers, and 503 with the reason otherwise, so that a load balancer stops
+// sending players to an instance that cannot store their moves.
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
+	defer cancel()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := s.svc.Check(ctx); err != nil {
+		s.log.Warn("health check failed", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "unhealthy: %v\n", err)
+		return
+	}
+	fmt.Fprintln(w, "ok")
 }
