@@ -10,11 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -115,37 +111,26 @@ func (s *Store) Close() error {
 	return s.closeErr
 }
 
-// migrate applies the embedded migrations not yet applied, each in a
-// transaction, in the order of their numbers.
+// migrate applies the embedded migrations not yet applied (read and
+// ordered by storeutil.Migrations), each in a transaction.
 func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("sqlite: create schema_migrations: %w", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	ms, err := storeutil.Migrations(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		num, _, _ := strings.Cut(base, "_")
-		version, err := strconv.Atoi(num)
-		if err != nil {
-			return fmt.Errorf("sqlite: migration %s is not numbered like 0001_name.sql", base)
-		}
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
-		}
+	for _, m := range ms {
 		if err := s.tx(ctx, func(tx *sql.Tx) error {
 			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil || n > 0 {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil || n > 0 {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("sqlite: migration %s: %w", base, err)
+			if _, err := tx.ExecContext(ctx, m.Body); err != nil {
+				return fmt.Errorf("sqlite: migration %s: %w", m.Name, err)
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES (?, ?)`, version, time.Now().UnixMicro())
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES (?, ?)`, m.Version, time.Now().UnixMicro())
 			return err
 		}); err != nil {
 			return err
@@ -208,13 +193,6 @@ func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.M
 	return nil
 }
 
-func parseSide(s string) mancala.Player {
-	if s == "N" {
-		return mancala.North
-	}
-	return mancala.South
-}
-
 const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
 
 type scanner interface{ Scan(dest ...any) error }
@@ -255,7 +233,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 			rows.Close()
 			return nil, err
 		}
-		st.Side, st.Created = parseSide(side), fromMicros(created)
+		st.Side, st.Created = storeutil.ParseSide(side), fromMicros(created)
 		g.Seats = append(g.Seats, st)
 	}
 	rows.Close()
@@ -274,7 +252,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 		if err := rows.Scan(&m.Ply, &m.Action, &side, &created); err != nil {
 			return nil, err
 		}
-		m.Side, m.At = parseSide(side), fromMicros(created)
+		m.Side, m.At = storeutil.ParseSide(side), fromMicros(created)
 		g.Actions = append(g.Actions, m)
 	}
 	return g, rows.Err()
@@ -307,18 +285,6 @@ func (s *Store) gameState(ctx context.Context, tx *sql.Tx, id string) (state, er
 	return st, nil
 }
 
-// checkInPlay returns an EConflict error unless the game is in play with
-// exactly plies actions.
-func checkInPlay(st state, id string, plies int) error {
-	if st.result != "*" {
-		return app.Errorf(app.EConflict, "game %s is over (%s); nothing more can be played", id, st.result)
-	}
-	if st.plies != plies {
-		return app.Errorf(app.EConflict, "stale ply %d: game %s is at ply %d", plies, id, st.plies)
-	}
-	return nil
-}
-
 // AppendAction implements app.Store.
 func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
@@ -326,7 +292,7 @@ func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns i
 		if err != nil {
 			return err
 		}
-		if err := checkInPlay(st, id, m.Ply); err != nil {
+		if err := storeutil.CheckInPlay(id, st.plies, st.result, m.Ply); err != nil {
 			return err
 		}
 		if err := s.insertAction(ctx, tx, id, m); err != nil {
@@ -345,7 +311,7 @@ func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason
 		if err != nil {
 			return err
 		}
-		if err := checkInPlay(st, id, plies); err != nil {
+		if err := storeutil.CheckInPlay(id, st.plies, st.result, plies); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE games SET result = ?, reason = ?, updated = ? WHERE id = ?`,
