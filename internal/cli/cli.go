@@ -56,6 +56,7 @@ func commands() []command {
 	return []command{
 		serveCommand(),
 		perftCommand(),
+		solveCommand(),
 		replayCommand(),
 		benchCommand(),
 		loadtestCommand(),

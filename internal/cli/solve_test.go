@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// solveJSON runs matombo solve with --json and decodes its report.
+func solveJSON(t *testing.T, args ...string) solveReport {
+	t.Helper()
+	code, out, errOut := run(t, "", append([]string{"solve", "--json"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("solve %v: exit %d, %s", args, code, errOut)
+	}
+	var rep solveReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("solve %v: %v in %q", args, err, out)
+	}
+	return rep
+}
+
+func TestSolveProvesAWin(t *testing.T) {
+	// After 1. a6 d2 of Choro, South has a win that the solver proves at
+	// a horizon of 9 decisions.
+	rep := solveJSON(t, "choro", "--moves", "a6 d2")
+	if rep.Value != "win" || rep.Winner != "South" || rep.ToMove != "South" || rep.Depth != 9 {
+		t.Fatalf("report %+v, want a win for South at horizon 9", rep)
+	}
+	proved := false
+	for _, a := range rep.Actions {
+		if a.Action == rep.Best {
+			proved = a.Lower == 1 && a.Upper == 1 && a.Value == "win"
+		}
+	}
+	if !proved {
+		t.Errorf("the best action %s is not listed as a proven win: %+v", rep.Best, rep.Actions)
+	}
+	// The same with commas, and from the position those moves reach.
+	if again := solveJSON(t, "choro", "--moves", "a6,d2"); again.Best != rep.Best || again.Position != rep.Position {
+		t.Errorf("--moves with commas: %+v, want %+v", again, rep)
+	}
+	if from := solveJSON(t, "choro", "--position", rep.Position); from.Value != "win" || from.Best != rep.Best {
+		t.Errorf("--position %s: %+v", rep.Position, from)
+	}
+}
+
+func TestSolveText(t *testing.T) {
+	code, out, errOut := run(t, "", "solve", "tsoro size=6 heads=none bonus=0", "--position",
+		"0,0,0,0,0,0/0,0,3,0,0,0/0,0,0,0,0,0/2,0,0,0,5,0 S")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"to move: South", "value: South wins, by a5", "horizon: 1 decisions", "  a5     win", "  a1     not proven"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// North to move in the mirror position: every action loses.
+	code, out, _ = run(t, "", "solve", "tsoro size=6 heads=none bonus=0", "--position",
+		"0,0,0,0,0,0/0,0,3,0,0,0/0,0,0,0,0,0/2,0,0,0,5,0 S", "--moves", "a5")
+	if code != exitOK || !strings.Contains(out, "the game is over: S (") {
+		t.Errorf("a finished game: exit %d\n%s", code, out)
+	}
+}
+
+func TestSolveLimitsStopIt(t *testing.T) {
+	rep := solveJSON(t, "tsoro", "--nodes", "2000")
+	if rep.Value != "unknown" || rep.Winner != "" || rep.Nodes < 2000 || len(rep.Actions) == 0 {
+		t.Errorf("a 2,000-node search of tsoro's start should prove nothing: %+v", rep)
+	}
+	for _, a := range rep.Actions {
+		if a.Lower > a.Upper || a.Lower < -1 || a.Upper > 1 {
+			t.Errorf("bounds of %s out of order: %+v", a.Action, a)
+		}
+	}
+}
+
+func TestSolveFromRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "game.txt")
+	rec := "[Ruleset \"choro\"]\n[Result \"*\"]\n\n1. a6 d2 *\n"
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := solveJSON(t, "--record", path)
+	want := solveJSON(t, "choro", "--moves", "a6 d2")
+	if rep.Position != want.Position || rep.Value != want.Value || rep.Best != want.Best {
+		t.Errorf("from the record: %+v, want %+v", rep, want)
+	}
+}
+
+func TestSolveBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"solve"}, exitUsage, "needs a ruleset"},
+		{[]string{"solve", "chess"}, exitUsage, "chess"},
+		{[]string{"solve", "choro", "tsoro"}, exitUsage, "takes one ruleset"},
+		{[]string{"solve", "choro", "--moves", "a6 d1"}, exitUsage, "illegal action d1"},
+		{[]string{"solve", "choro", "--moves", "zz"}, exitUsage, "--moves"},
+		{[]string{"solve", "choro", "--position", "1,2 S"}, exitUsage, "position"},
+		{[]string{"solve", "choro", "--position", "x", "--record", "y"}, exitUsage, "not both"},
+		{[]string{"solve", "choro", "--record", "y"}, exitUsage, "drop \"choro\""},
+		{[]string{"solve", "--record", filepath.Join(t.TempDir(), "missing.txt")}, exitFailure, "missing.txt"},
+		{[]string{"solve", "choro", "--time", "-1"}, exitUsage, "bad --time"},
+		{[]string{"solve", "choro", "--nodes", "-5"}, exitUsage, "bad --nodes"},
+		{[]string{"solve", "choro", "--depth", "999"}, exitUsage, "bad --depth"},
+		{[]string{"solve", "choro", "--table", "40"}, exitUsage, "bad --table"},
+	} {
+		code, out, errOut := run(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, out, errOut, tc.code, tc.want)
+		}
+	}
+}
