@@ -30,15 +30,21 @@ type LevelSpec struct {
 }
 
 // levelSpecs are the levels 1..8. Every level has a node or time limit, so
-// each decision is bounded on any board.
+// each decision is bounded on any board. Levels 1 to 7 are limited by nodes
+// (levels 5 to 7 four times as many as the level below, and level 7 adds
+// level 8's quiescence search), so they play the same on a busy server as
+// on a quiet one and their ladder does not depend on the machine; their
+// time limits are only a safety net for the largest boards (level 7 takes
+// 30 to 220 ms on the reference machine). Level 8 alone thinks for a time:
+// its 2 s are some 4 million nodes on two cores, 16 times level 7's.
 var levelSpecs = [MaxLevel + 1]LevelSpec{
 	1: {Depth: 1, Nodes: 5_000, Noise: 200, Blunder: 0.25},
 	2: {Depth: 2, Nodes: 20_000, Noise: 120, Blunder: 0.10},
 	3: {Depth: 3, Nodes: 50_000, Noise: 60, Blunder: 0.04},
 	4: {Depth: 4, Nodes: 100_000, Noise: 25},
-	5: {Nodes: 40_000, MoveTime: 150 * time.Millisecond},
-	6: {MoveTime: 300 * time.Millisecond},
-	7: {MoveTime: 800 * time.Millisecond},
+	5: {Nodes: 16_000, MoveTime: time.Second},
+	6: {Nodes: 64_000, MoveTime: 1500 * time.Millisecond},
+	7: {Nodes: 256_000, MoveTime: 2 * time.Second, Quiesce: 6},
 	8: {MoveTime: 2 * time.Second, Solver: true, Quiesce: 6},
 }
 
