@@ -207,6 +207,8 @@ func playAgainstAI(s *session) {
 func onlineGame(s *session) {
 	t := s.t
 	alice := s.tab("alice", desktopW, desktopH)
+	// A name given once is remembered: the home page's form starts with it.
+	s.run(alice, chromedp.Navigate(s.base+"/"), runJS(`localStorage.setItem("matombo.pref.name", "Alice")`))
 	id := s.newGame(alice, "tsoro", map[string]string{"size": "8"}, "friend", "", "S")
 	s.waitJS(alice, `!document.querySelector("#invite-card").classList.contains("hidden") && document.querySelector("#invite-url").value`, 10*time.Second)
 	invite := js[string](s, alice, `document.querySelector("#invite-url").value`)
@@ -217,7 +219,13 @@ func onlineGame(s *session) {
 
 	bob := s.tab("bob", phoneW, phoneH)
 	s.run(bob, chromedp.Navigate(invite))
+	s.waitJS(bob, `!document.querySelector("#join-form").classList.contains("hidden")`, 10*time.Second)
+	if got := s.text(bob, "#join-status"); !strings.Contains(got, "Alice invites you to a game of Tsoro") {
+		t.Errorf("the invitation says %q", got)
+	}
+	s.run(bob, chromedp.SetValue(chromedp.CSS("#join-name"), "Bob"), chromedp.Click(chromedp.ID("#join-btn")))
 	s.waitJS(bob, `location.pathname === "/game/`+id+`" && document.querySelector("#mode").textContent === "you play North"`, 10*time.Second)
+	s.waitJS(alice, `document.querySelector("#seat-top").textContent.includes("Bob") && document.querySelector("#seat-bottom").textContent.includes("You")`, 10*time.Second)
 	s.run(bob, setSpeed("fast"))
 	flipped := js[bool](s, bob, `document.querySelector("#flip").checked`)
 	if !flipped {

@@ -190,8 +190,11 @@ async function submit(e) {
     level: Number($("#level").value),
     side: opponent() === "local" ? "S" : document.querySelector('input[name="side"]:checked').value,
   };
+  const name = $("#name").value.trim();
+  if (name) body.name = name;
   saveSetting("game", selected().ruleset);
   saveSetting("level", body.level);
+  saveSetting("name", name);
   try {
     const res = await post("/api/games", body);
     openCreated(res);
@@ -230,6 +233,7 @@ async function setup() {
   $("#new-game").addEventListener("submit", submit);
   document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", drawOpponent));
   $("#level").value = setting("level", "3");
+  $("#name").value = setting("name", "");
   $("#level").addEventListener("input", drawLevel);
   drawLevel();
   drawOpponent();

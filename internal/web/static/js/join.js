@@ -1,15 +1,28 @@
-// /join/{id}/{code}: an invite link. Takes a seat with the code, keeps the
+// /join/{id}/{code}: an invite link. Says which game it is, asks for a name
+// (optional, remembered for next time), takes a seat with the code, keeps the
 // token, and opens the game.
 
-import { openCreated, post, seatToken } from "./api.js";
+import { get, openCreated, post, seatToken, setting, saveSetting } from "./api.js";
+import { $ } from "./ui.js";
+
+/** inviter names whoever gave a name among the game's human players. */
+function inviter(game) {
+  for (const side of ["S", "N"]) {
+    const p = game.players && game.players[side];
+    if (p && p.kind === "human" && p.name && p.name !== "South" && p.name !== "North") return p.name;
+  }
+  return "";
+}
 
 async function join() {
   const parts = location.pathname.split("/").filter(Boolean);
   const id = decodeURIComponent(parts[1] || "");
   const code = decodeURIComponent(parts[2] || "");
-  const status = document.getElementById("join-status");
-  const error = document.getElementById("join-error");
+  const status = $("#join-status");
+  const error = $("#join-error");
+  const form = $("#join-form");
   if (!id || !code) {
+    status.textContent = "";
     error.textContent = "This invite link is incomplete: it should look like /join/<game>/<code>.";
     return;
   }
@@ -19,13 +32,39 @@ async function join() {
     return;
   }
   try {
-    const res = await post(`/api/games/${encodeURIComponent(id)}/join`, { invite: code });
-    status.textContent = `You play ${res.seat === "N" ? "North" : "South"}. Opening the game…`;
-    openCreated({ id, token: res.token });
+    const game = await get(`/api/games/${encodeURIComponent(id)}`);
+    const who = inviter(game);
+    const what = game.ruleset_title ? `${game.ruleset_title} (${game.ruleset})` : game.ruleset;
+    status.textContent = who ? `${who} invites you to a game of ${what}.` : `You are invited to a game of ${what}.`;
+    if (game.status && game.status !== "playing") status.textContent += " The game is already over; you can still watch its replay.";
   } catch (err) {
     status.textContent = "";
     error.textContent = err.message;
+    return;
   }
+  const name = $("#join-name");
+  name.value = setting("name", "");
+  form.classList.remove("hidden");
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const btn = $("#join-btn");
+    btn.disabled = true;
+    const body = { invite: code };
+    const given = name.value.trim();
+    if (given) body.name = given;
+    try {
+      const res = await post(`/api/games/${encodeURIComponent(id)}/join`, body);
+      saveSetting("name", given);
+      status.textContent = `You play ${res.seat === "N" ? "North" : "South"}. Opening the game…`;
+      form.classList.add("hidden");
+      openCreated({ id, token: res.token });
+    } catch (err) {
+      error.textContent = err.message;
+      btn.disabled = false;
+    }
+  });
+  name.focus();
 }
 
 join();
