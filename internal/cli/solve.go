@@ -117,15 +117,12 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	rep := solveReport{Ruleset: s.Ruleset().String(), Position: s.Position(), ToMove: s.ToMove().Name(), Actions: []solveAction{}}
 	if s.IsOver() {
 		o := s.Outcome()
-		rep.Value, rep.Over = "unknown", fmt.Sprintf("%s (%s)", o.Result, o.Reason)
+		rep.Value, rep.Over = "draw", fmt.Sprintf("%s (%s)", o.Result, o.Reason)
 		if w, ok := o.Result.Winner(); ok {
-			rep.Winner = w.Name()
-			rep.Value = "loss" // the side to move has lost
+			rep.Winner, rep.Value = w.Name(), "loss" // the side to move has lost
 			if w == s.ToMove() {
 				rep.Value = "win"
 			}
-		} else {
-			rep.Value = "draw"
 		}
 		return writeSolve(e, rep, *asJSON)
 	}
