@@ -72,21 +72,9 @@ func runPerft(ctx context.Context, e *env, args []string) int {
 		}
 		return e.usageError(c.name, "bad depth %q: the depth is a whole number from 1 to %d", last, maxPerftDepth)
 	}
-	rulesets, err := splitRulesets(pos[:len(pos)-1])
+	s, err := startState(pos[:len(pos)-1], *position)
 	if err != nil {
 		return e.usageError(c.name, "%v", err)
-	}
-	if len(rulesets) != 1 {
-		return e.usageError(c.name, "takes one ruleset, got %d: %s", len(rulesets), rulesetList(rulesets))
-	}
-	s, err := mancala.NewGame(rulesets[0])
-	if err != nil {
-		return e.usageError(c.name, "%v", err)
-	}
-	if *position != "" {
-		if err := s.SetPosition(*position); err != nil {
-			return e.usageError(c.name, "%s", plain(err))
-		}
 	}
 	if *divide {
 		var entries []mancala.DivideEntry

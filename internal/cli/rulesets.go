@@ -43,3 +43,25 @@ func splitRulesets(words []string) ([]mancala.Ruleset, error) {
 // plain returns err's message without the "mancala: " prefix, for messages
 // that already say which command they come from.
 func plain(err error) string { return strings.TrimPrefix(err.Error(), "mancala: ") }
+
+// startState returns a game of the one ruleset in words, at its start or, if
+// position is not empty, at that position. Its errors are usage errors.
+func startState(words []string, position string) (*mancala.State, error) {
+	rulesets, err := splitRulesets(words)
+	if err != nil {
+		return nil, err
+	}
+	if len(rulesets) != 1 {
+		return nil, fmt.Errorf("takes one ruleset, got %d: %s", len(rulesets), rulesetList(rulesets))
+	}
+	s, err := mancala.NewGame(rulesets[0])
+	if err != nil {
+		return nil, err
+	}
+	if position != "" {
+		if err := s.SetPosition(position); err != nil {
+			return nil, fmt.Errorf("%s", plain(err))
+		}
+	}
+	return s, nil
+}

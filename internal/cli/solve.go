@@ -181,21 +181,9 @@ func solveStart(e *env, cmd string, words []string, position, recordFile string)
 	if len(words) == 0 {
 		return nil, e.usageError(cmd, "needs a ruleset (or --record), such as: matombo solve choro"), false
 	}
-	rulesets, err := splitRulesets(words)
+	s, err := startState(words, position)
 	if err != nil {
 		return nil, e.usageError(cmd, "%v", err), false
-	}
-	if len(rulesets) != 1 {
-		return nil, e.usageError(cmd, "takes one ruleset, got %d: %s", len(rulesets), rulesetList(rulesets)), false
-	}
-	s, err := mancala.NewGame(rulesets[0])
-	if err != nil {
-		return nil, e.usageError(cmd, "%v", err), false
-	}
-	if position != "" {
-		if err := s.SetPosition(position); err != nil {
-			return nil, e.usageError(cmd, "%s", plain(err)), false
-		}
 	}
 	return s, exitOK, true
 }
