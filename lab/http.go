@@ -148,6 +148,9 @@ func (h *handler) parseRequest(w http.ResponseWriter, r *http.Request) (Config, 
 	if err := dec.Decode(&req); err != nil {
 		return Config{}, fmt.Errorf("lab: the body is not a JSON request such as {\"rulesets\":[\"tsoro size=8\"],\"games\":1000,\"player\":\"random\"} (at most %d bytes): %v", maxBody, err)
 	}
+	if dec.More() {
+		return Config{}, fmt.Errorf("lab: data after the JSON request; send one object such as {\"rulesets\":[\"tsoro size=8\"],\"games\":1000}")
+	}
 	if len(req.Rulesets) == 0 || len(req.Rulesets) > h.opts.MaxRulesets {
 		return Config{}, fmt.Errorf("lab: %d rulesets; give 1 to %d", len(req.Rulesets), h.opts.MaxRulesets)
 	}

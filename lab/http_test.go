@@ -61,6 +61,7 @@ func TestHTTPErrors(t *testing.T) {
 		"too many games": `{"rulesets":["tsoro","nsolo"],"games":501}`,
 		"no games":       `{"rulesets":["tsoro"],"games":0}`,
 		"bad player":     `{"rulesets":["tsoro"],"games":10,"player":"level:12"}`,
+		"trailing data":  `{"rulesets":["tsoro"],"games":10} {"games":20}`,
 	}
 	for name, body := range cases {
 		rec, out := post(t, h, body)
