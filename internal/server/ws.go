@@ -279,6 +279,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if err := writeWS(ctx, conn, &serverMsg{Type: "state", Game: v}); err != nil {
 		return
 	}
+	if token != "" && v.You == "" { // say so, rather than silently seat a player as a spectator
+		err := app.Errorf(app.EForbidden, "this seat token holds no seat in game %s; you are watching as a spectator", id)
+		if writeWS(ctx, conn, errorMsg(err)) != nil {
+			return
+		}
+	}
 	ping := time.NewTicker(30 * time.Second)
 	defer ping.Stop()
 	for {

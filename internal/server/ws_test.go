@@ -104,6 +104,15 @@ func TestWebSocketPlayersAndSpectator(t *testing.T) {
 	if v := spec.hello("", 0); v.You != "" || v.Status != "playing" {
 		t.Fatalf("spectator state you %q", v.You)
 	}
+	// A token that holds no seat watches too, and is told so after the state.
+	stranger, _ := e.dial(c.ID, nil)
+	if v := stranger.hello("not-a-seat-token", 0); v.You != "" {
+		t.Fatalf("a bad token got seat %q", v.You)
+	}
+	if m := stranger.recv(); m.Type != "error" || m.Code != app.EForbidden || !strings.Contains(m.Error, "spectator") {
+		t.Fatalf("a bad token: %+v", m)
+	}
+	stranger.conn.Close(websocket.StatusNormalClosure, "")
 	deadline := time.Now().Add(5 * time.Second)
 	for e.srv.hub.clients(c.ID) != 3 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
