@@ -3,15 +3,12 @@
 // token, and opens the game.
 
 import { get, openCreated, post, seatToken, setting, saveSetting } from "./api.js";
-import { $ } from "./ui.js";
+import { $, givenName } from "./ui.js";
 
-/** inviter names whoever gave a name among the game's human players. */
+/** inviter names whoever gave a name among the game's players. */
 function inviter(game) {
-  for (const side of ["S", "N"]) {
-    const p = game.players && game.players[side];
-    if (p && p.kind === "human" && p.name && p.name !== "South" && p.name !== "North") return p.name;
-  }
-  return "";
+  const players = game.players || {};
+  return givenName(players.S) || givenName(players.N);
 }
 
 async function join() {

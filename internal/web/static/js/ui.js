@@ -79,12 +79,17 @@ function reasonText(reason, result) {
   }
 }
 
-/** playerText names a seat: "AI level 3", "Human", or a given name. */
+/** givenName is the name a human player gave, or "" for the default side names. */
+export function givenName(p) {
+  if (!p || p.kind !== "human" || !p.name || p.name === "South" || p.name === "North") return "";
+  return p.name;
+}
+
+/** playerText names a seat: "AI level 3", "Player", or a given name. */
 export function playerText(p) {
   if (!p) return "Open seat";
   if (p.kind === "ai") return `AI · level ${p.level}`;
-  if (!p.name || p.name === "South" || p.name === "North") return "Player";
-  return p.name;
+  return givenName(p) || "Player";
 }
 
 /** when formats an ISO time as a short local date and time. */
