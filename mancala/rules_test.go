@@ -159,8 +159,10 @@ func TestCaptureWithBonusPicks(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 	wantLegal(t, s, "xc1 xd1 xd2")
+	wantPending(t, s, "take 2 more holes from the opponent's side")
 	play(t, s, "xd2")
 	wantLegal(t, s, "xc1 xd1")
+	wantPending(t, s, "take 1 more hole from the opponent's side")
 	play(t, s, "xc1")
 	wantPosition(t, s, "1,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,1,1/0,0,0,0,0,0 N")
 	if s.Stones(mancala.North) != 1 || s.Stats().Captures != 1 {
@@ -191,8 +193,10 @@ func TestNsoloStoneRemoval(t *testing.T) {
 	s := game(t, "nsolo", pos)
 	play(t, s, "a8")
 	wantLegal(t, s, "xc2 xd1 xd7")
+	wantPending(t, s, "remove 2 more stones from the opponent's side")
 	play(t, s, "xd1")
 	wantLegal(t, s, "xc2 xd1 xd7")
+	wantPending(t, s, "remove 1 more stone from the opponent's side")
 	play(t, s, "xd7")
 	wantPosition(t, s, "2,0,0,0,0,0,0,0/0,1,0,0,0,0,0,0/0,0,0,0,0,0,1,1/0,0,0,0,0,0,0,0 N")
 
@@ -208,6 +212,14 @@ func TestNsoloStoneRemoval(t *testing.T) {
 	wantLegal(t, s, "xc2 xd1")
 	play(t, s, "xd1")
 	wantPosition(t, s, "0,0,0,0,0,0,0,0/0,1,0,0,0,0,0,0/0,0,0,0,0,0,1,1/0,0,0,0,0,0,0,0 N")
+}
+
+// wantPending checks the description of the decision within the turn.
+func wantPending(t *testing.T, s *mancala.State, want string) {
+	t.Helper()
+	if got := s.Pending(); got != want {
+		t.Errorf("pending %q, want %q", got, want)
+	}
 }
 
 func TestSinglesRule(t *testing.T) {

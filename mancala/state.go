@@ -274,15 +274,23 @@ func (s *State) Pending() string {
 	case phaseHead:
 		return "relay from the head " + s.hole(s.side, s.pending).String() + " or stop"
 	case phasePick:
-		return fmt.Sprintf("take %d more hole(s) of the opponent's", s.pending)
+		return fmt.Sprintf("take %s from the opponent's side", count(s.pending, "more hole"))
 	case phaseRemove:
-		return fmt.Sprintf("remove %d more stone(s) of the opponent's", s.pending)
+		return fmt.Sprintf("remove %s from the opponent's side", count(s.pending, "more stone"))
 	case phaseDirection:
 		return "sow " + s.hole(s.side, s.pending).String() + " anticlockwise or clockwise"
 	case phaseSetup:
 		return "name a head in your outer row"
 	}
 	return ""
+}
+
+// count writes n and noun, with the noun in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func (s *State) hole(p Player, i int) Hole { return holeAt(p, i, s.r.n) }

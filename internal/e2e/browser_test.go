@@ -290,6 +290,7 @@ type gameView struct {
 	Status   string     `json:"status"`
 	Ply      int        `json:"ply"`
 	ToMove   string     `json:"to_move"`
+	Decision string     `json:"decision"`
 	Legal    []string   `json:"legal"`
 	Result   string     `json:"result"`
 	Position string     `json:"position"`

@@ -97,6 +97,8 @@ func TestBrowser(t *testing.T) {
 	s := newSession(t)
 	t.Run("PlayAgainstAI", func(t *testing.T) { playAgainstAI(s.with(t)) })
 	t.Run("LocalGameHead", func(t *testing.T) { localGameHead(s.with(t)) })
+	t.Run("ChoroClockwise", func(t *testing.T) { choroClockwise(s.with(t)) })
+	t.Run("NsoloRemoval", func(t *testing.T) { nsoloRemoval(s.with(t)) })
 	t.Run("OnlineGame", func(t *testing.T) { onlineGame(s.with(t)) })
 	t.Run("ReplayAndArchive", func(t *testing.T) { replayAndArchive(s.with(t)) })
 	t.Run("Pages", func(t *testing.T) { pages(s.with(t)) })
