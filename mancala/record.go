@@ -643,6 +643,9 @@ func (r *Recorder) Apply(a Action) error {
 // SetTag sets a tag of the record, as Record.SetTag.
 func (r *Recorder) SetTag(key, value string) error { return r.rec.SetTag(key, value) }
 
+// Tag returns the value of the header key, and whether it is set.
+func (r *Recorder) Tag(key string) (string, bool) { return r.rec.Tag(key) }
+
 // SetResult records a result decided outside the rules, such as a
 // resignation, at any moment, even mid-turn; NoResult takes it back. It is
 // refused once the rules have ended the game: their result stands.

@@ -34,13 +34,14 @@ type Game struct {
 	Start   string // start position (RULES.md §5); "" for the ruleset's start
 	Mode    string // ModeAI, ModeFriend, ModeLocal or ModeImported
 	Players [2]Player
-	Invites [2][]byte // sha256 of each side's invite code; nil: no invite
-	Seats   []Seat    // token hashes; several seats may share a side
-	Actions []Move    // the written actions, Actions[i].Ply == i
-	Turns   int       // completed turns
-	Result  string    // "S", "N", "draw" or "*" (in play)
-	Reason  string    // why the game ended; "" in play
-	Rematch string    // the id of the rematch game, "" if none
+	Invites [2][]byte     // sha256 of each side's invite code; nil: no invite
+	Seats   []Seat        // token hashes; several seats may share a side
+	Actions []Move        // the written actions, Actions[i].Ply == i
+	Turns   int           // completed turns
+	Result  string        // "S", "N", "draw" or "*" (in play)
+	Reason  string        // why the game ended; "" in play
+	Rematch string        // the id of the rematch game, "" if none
+	Headers []mancala.Tag // an imported record's headers but Ruleset, Position and Result, in its order (Players hold the names); nil for games played here
 	Created time.Time
 	Updated time.Time
 }

@@ -694,6 +694,7 @@ func (s *Service) Import(ctx context.Context, text string) (string, error) {
 		name, _ := rec.Tag(tag)
 		g.Players[i] = Player{Kind: KindHuman, Name: cleanName(name, mancala.Player(i).Name())}
 	}
+	g.Headers = rec.Tags
 	switch {
 	case st.IsOver():
 		g.Reason = st.Outcome().Reason.String()
@@ -734,7 +735,14 @@ type ReplayView struct {
 	Players map[string]Player `json:"players"`
 	Result  string            `json:"result"`
 	Reason  string            `json:"reason"`
+	Headers []Header          `json:"headers,omitempty"` // an imported record's headers, in its order
 	Actions []ReplayStep      `json:"actions"`
+}
+
+// Header is one header line of an imported record, such as Event or Date.
+type Header struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // Replay returns game id action by action with events and positions.
@@ -745,6 +753,9 @@ func (s *Service) Replay(ctx context.Context, id string) (*ReplayView, error) {
 	}
 	v := &ReplayView{ID: g.ID, Ruleset: g.Ruleset, Result: g.Result, Reason: g.Reason,
 		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}}
+	for _, t := range g.Headers {
+		v.Headers = append(v.Headers, Header{Key: t.Key, Value: t.Value})
+	}
 	if v.Start, err = StartPositionOf(g); err != nil {
 		return nil, err
 	}

@@ -198,13 +198,23 @@ func replay(g *Game) (*played, error) {
 		}
 	}
 	p := &played{g: g, rec: rec}
+	// An imported record keeps its own headers in their order, its Date
+	// and Site included (the names as the players are named now); a game
+	// played here gets the day it began and its address.
+	for _, t := range g.Headers {
+		rec.SetTag(t.Key, t.Value)
+	}
 	for i, name := range []string{"South", "North"} {
 		if n := g.Players[i].Name; n != "" {
 			rec.SetTag(name, n)
 		}
 	}
-	rec.SetTag("Date", g.Created.UTC().Format("2006.01.02"))
-	rec.SetTag("Site", "matombo "+g.ID)
+	if _, ok := rec.Tag("Date"); !ok {
+		rec.SetTag("Date", g.Created.UTC().Format("2006.01.02"))
+	}
+	if _, ok := rec.Tag("Site"); !ok {
+		rec.SetTag("Site", "matombo "+g.ID)
+	}
 	return p, nil
 }
 

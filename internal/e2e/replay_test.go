@@ -136,6 +136,10 @@ func replayAndArchive(s *session) {
 	s.shot(ctx, "desktop-archive")
 	s.run(ctx, chromedp.Click(chromedp.CSS("#import-done a")))
 	s.waitJS(ctx, `location.pathname !== "/replay/`+id+`" && location.pathname.startsWith("/replay/") && document.querySelector("#player output") && document.querySelector("#player output").textContent === "0`+total+`"`, 10*time.Second)
+	// The import keeps the record's headers: the original game's Site.
+	if h := s.text(ctx, "#headers"); !strings.Contains(h, "Site: matombo "+id) {
+		t.Errorf("the imported game's replay shows the headers %q", h)
+	}
 	// A bad record is refused with the server's reason.
 	s.run(ctx, chromedp.Navigate(s.base+"/archive"), chromedp.WaitVisible(chromedp.CSS("#record")))
 	s.run(ctx, chromedp.SetValue(chromedp.CSS("#record"), "[Ruleset \"tsoro size=6\"]\n[Result \"*\"]\n\n1. a1 zz9"),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -330,6 +331,41 @@ func TestPositionViewer(t *testing.T) {
 	wantError(t, "bad position", status, data, 400, app.EInvalid)
 	status, data = e.do("GET", "/api/position?ruleset=go", "", nil)
 	wantError(t, "bad ruleset", status, data, 400, app.EInvalid, "go")
+}
+
+// TestImportKeepsHeaders: a record's headers come back in its export, in
+// their order, with its own Date and Site; the names are the players'.
+func TestImportKeepsHeaders(t *testing.T) {
+	e := newEnv(t)
+	text := `[Event "Harare club, round 3"]
+[Site "Harare"]
+[Date "1964.05.02"]
+[Ruleset "tsoro size=6 heads=none"]
+[South "Ama"]
+[North "Kofi"]
+[Annotator "Matthews"]
+[Result "*"]
+
+1. a1 d6 *
+`
+	var imp struct{ ID string }
+	e.call("POST", "/api/records", "", text, http.StatusCreated, &imp)
+	_, out := e.do("GET", "/api/games/"+imp.ID+"/record", "", nil)
+	rec, err := mancala.ParseRecord(string(out))
+	if err != nil {
+		t.Fatalf("export of an imported record: %v\n%s", err, out)
+	}
+	var got []string
+	for _, tag := range rec.Tags {
+		got = append(got, tag.Key+"="+tag.Value)
+	}
+	want := []string{"Event=Harare club, round 3", "Site=Harare", "Date=1964.05.02", "South=Ama", "North=Kofi", "Annotator=Matthews"}
+	if !slices.Equal(got, want) {
+		t.Errorf("exported headers %q, want %q\n%s", got, want, out)
+	}
+	if len(rec.Turns) != 2 {
+		t.Errorf("exported turns %v", rec.Turns)
+	}
 }
 
 // TestImportFromPosition: a record starting from a Position header is

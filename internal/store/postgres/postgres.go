@@ -148,10 +148,10 @@ func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
 		return err
 	}
 	return s.tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		if _, err := tx.Exec(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated, headers)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 			g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], len(g.Actions), g.Turns,
-			g.Result, g.Reason, g.Rematch, g.Created, g.Updated); err != nil {
+			g.Result, g.Reason, g.Rematch, g.Created, g.Updated, storeutil.MarshalHeaders(g.Headers)); err != nil {
 			if isUniqueViolation(err) {
 				return app.Errorf(app.EConflict, "a game with id %q exists already", g.ID)
 			}
@@ -196,17 +196,21 @@ func insertAction(ctx context.Context, tx pgx.Tx, id string, m app.Move) error {
 	return nil
 }
 
-const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated, headers`
 
 func scanGame(row pgx.Row) (*app.Game, error) {
 	var g app.Game
-	var players []byte
+	var players, headers []byte
 	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
-		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated); err != nil {
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated, &headers); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(players, &g.Players); err != nil {
 		return nil, fmt.Errorf("postgres: game %s: players: %w", g.ID, err)
+	}
+	var err error
+	if g.Headers, err = storeutil.UnmarshalHeaders(headers); err != nil {
+		return nil, fmt.Errorf("postgres: game %s: %w", g.ID, err)
 	}
 	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
 	return &g, nil

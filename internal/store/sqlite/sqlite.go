@@ -152,10 +152,10 @@ func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
 		return err
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated, headers)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], len(g.Actions), g.Turns,
-			g.Result, g.Reason, g.Rematch, micros(g.Created), micros(g.Updated)); err != nil {
+			g.Result, g.Reason, g.Rematch, micros(g.Created), micros(g.Updated), storeutil.MarshalHeaders(g.Headers)); err != nil {
 			return fmt.Errorf("sqlite: create game %s: %w", g.ID, err)
 		}
 		for _, st := range g.Seats {
@@ -193,20 +193,24 @@ func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.M
 	return nil
 }
 
-const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated, headers`
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanGame(row scanner) (*app.Game, error) {
 	var g app.Game
-	var players string
+	var players, headers string
 	var created, updated int64
 	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
-		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated); err != nil {
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated, &headers); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(players), &g.Players); err != nil {
 		return nil, fmt.Errorf("sqlite: game %s: players: %w", g.ID, err)
+	}
+	var err error
+	if g.Headers, err = storeutil.UnmarshalHeaders([]byte(headers)); err != nil {
+		return nil, fmt.Errorf("sqlite: game %s: %w", g.ID, err)
 	}
 	g.Created, g.Updated = fromMicros(created), fromMicros(updated)
 	return &g, nil

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/store/storetest"
+	"matombo/internal/store/storeutil"
 )
 
 func TestStore(t *testing.T) {
@@ -47,9 +49,52 @@ func TestReopen(t *testing.T) {
 	if _, err := s.Game(ctx, "keep"); err != nil {
 		t.Errorf("game lost on reopen: %v", err)
 	}
+	ms, err := storeutil.Migrations(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var n int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != 1 {
-		t.Errorf("schema_migrations has %d rows (%v), want 1", n, err)
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil || n != len(ms) {
+		t.Errorf("schema_migrations has %d rows (%v), want %d", n, err, len(ms))
+	}
+}
+
+// TestMigrateFromTheFirstSchema checks that a database written by the first
+// schema opens under the current one with its games intact.
+func TestMigrateFromTheFirstSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := migrations.ReadFile("migrations/0001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{string(first),
+		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)`,
+		`INSERT INTO schema_migrations VALUES (1, 0)`,
+		`INSERT INTO games (id, ruleset, mode, players, plies, turns, result, reason, created, updated)
+			VALUES ('old', 'nsolo', 'local', '[{"kind":"human","name":"Ama"},{"kind":"human","name":"Kofi"}]', 1, 1, '*', '', 1, 1)`,
+		`INSERT INTO actions (game_id, ply, action, side, created) VALUES ('old', 0, 'a1', 'S', 1)`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("open a first-schema database: %v", err)
+	}
+	defer s.Close()
+	g, err := s.Game(ctx, "old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Players[0].Name != "Ama" || len(g.Actions) != 1 || g.Actions[0].Action != "a1" || g.Headers != nil {
+		t.Errorf("the old game reads back as %+v", g)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -411,10 +412,19 @@ func testImportWithActions(t *testing.T, s app.Store) {
 	for i, a := range []string{"a7", "stop", "d2"} {
 		g.Actions = append(g.Actions, move(i, a, mancala.Player(i/2)))
 	}
+	g.Headers = []mancala.Tag{{Key: "Event", Value: `Harare "open", round 3`}, {Key: "Date", Value: "1964.??.??"}, {Key: "Annotator", Value: "Ngũgĩ"}}
 	mustCreate(t, s, g)
 	got := mustGet(t, s, "imp")
 	if len(got.Actions) != 3 || got.Actions[2].Action != "d2" || got.Result != "N" || got.Turns != 2 || len(got.Seats) != 0 {
 		t.Errorf("imported game %+v", got)
+	}
+	if !slices.Equal(got.Headers, g.Headers) {
+		t.Errorf("headers %q read back as %q", g.Headers, got.Headers)
+	}
+	plain := newGame("here", base)
+	mustCreate(t, s, plain)
+	if got := mustGet(t, s, "here"); got.Headers != nil {
+		t.Errorf("a game played here reads back with headers %q", got.Headers)
 	}
 	bad := newGame("bad", base)
 	bad.Actions = []app.Move{move(1, "a1", mancala.South)}

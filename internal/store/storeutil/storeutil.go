@@ -15,6 +15,31 @@ import (
 	"matombo/mancala"
 )
 
+// MarshalHeaders encodes a game's record headers for the headers column: a
+// JSON array of [key, value] pairs, in order.
+func MarshalHeaders(tags []mancala.Tag) string {
+	pairs := make([][2]string, len(tags))
+	for i, t := range tags {
+		pairs[i] = [2]string{t.Key, t.Value}
+	}
+	out, _ := json.Marshal(pairs) // strings always encode
+	return string(out)
+}
+
+// UnmarshalHeaders decodes the headers column written by MarshalHeaders;
+// an empty array gives nil.
+func UnmarshalHeaders(data []byte) ([]mancala.Tag, error) {
+	var pairs [][2]string
+	if err := json.Unmarshal(data, &pairs); err != nil {
+		return nil, fmt.Errorf("headers: %w", err)
+	}
+	var tags []mancala.Tag
+	for _, p := range pairs {
+		tags = append(tags, mancala.Tag{Key: p[0], Value: p[1]})
+	}
+	return tags, nil
+}
+
 // Migration is one numbered migration file, such as 0001_init.sql.
 type Migration struct {
 	Version int    // the file's number

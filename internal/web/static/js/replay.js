@@ -50,6 +50,10 @@ async function setup() {
   $("#ruleset").textContent = data.ruleset;
   const ps = data.players || {};
   $("#players").textContent = `South: ${playerText(ps.S)} · North: ${playerText(ps.N)}`;
+  // An imported record's own headers (Event, Site, Date, …), names aside.
+  const headers = (data.headers || []).filter((t) => t.key !== "South" && t.key !== "North");
+  $("#headers").textContent = headers.map((t) => `${t.key}: ${t.value}`).join(" · ");
+  $("#headers").classList.toggle("hidden", headers.length === 0);
   $("#record-link").href = `/api/games/${encodeURIComponent(id)}/record`;
   $("#record-link").setAttribute("download", `matombo-${id}.txt`);
   $("#game-link").href = `/game/${encodeURIComponent(id)}`;
