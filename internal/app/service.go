@@ -165,6 +165,7 @@ type CreateRequest struct {
 	Level    int    `json:"level"`    // AI level 1..8 (0: 3)
 	Side     string `json:"side"`     // the creator's side: "S" (moves first), "N" or "random" ("" : S)
 	Name     string `json:"name"`     // the creator's name, optional
+	Position string `json:"position"` // the position to start from (RULES.md §5), at the start of a turn; "" for the ruleset's start
 }
 
 // Created tells the creator (or a joiner) of a game its secrets.
@@ -215,8 +216,12 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	if err != nil {
 		return nil, err
 	}
+	start, err := startFrom(rs, req.Position)
+	if err != nil {
+		return nil, err
+	}
 	now := time.Now().UTC()
-	g := &Game{ID: newID(), Ruleset: rs.String(), Mode: req.Opponent, Result: "*", Created: now, Updated: now}
+	g := &Game{ID: newID(), Ruleset: rs.String(), Start: start, Mode: req.Opponent, Result: "*", Created: now, Updated: now}
 	me := Player{Kind: KindHuman, Name: cleanName(req.Name, side.Name())}
 	other := side.Other()
 	out := &Created{ID: g.ID, Seat: side.String(), Token: NewToken()}
@@ -252,6 +257,33 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	out.URL = gameURL(g.ID, out.Token)
 	s.kickAI(g)
 	return out, nil
+}
+
+// startFrom checks a new game's start position and returns it written
+// canonically: "" for the ruleset's own start, which pos may also be.
+func startFrom(rs mancala.Ruleset, pos string) (string, error) {
+	if pos == "" {
+		return "", nil
+	}
+	st, err := mancala.NewGame(rs)
+	if err != nil {
+		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	initial := st.Position()
+	if err := st.SetPosition(pos); err != nil {
+		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+	}
+	if st.IsOver() {
+		decided := "drawn"
+		if w, ok := st.Outcome().Result.Winner(); ok {
+			decided = "won by " + w.Name()
+		}
+		return "", Errorf(EInvalid, "the game is over in position %q (%s: %s); start from a position where the side to move can act", pos, decided, st.Outcome().Reason)
+	}
+	if p := st.Position(); p != initial {
+		return p, nil
+	}
+	return "", nil
 }
 
 // load returns the stored game id replayed.
@@ -725,6 +757,7 @@ type ReplayStep struct {
 	By       string      `json:"by"`
 	Events   []EventView `json:"events"`
 	Position string      `json:"position"`
+	TurnEnd  bool        `json:"turn_end"` // the action ended its turn: Position is at the start of the next
 }
 
 // ReplayView is a stored game for the replay page.
@@ -760,7 +793,7 @@ func (s *Service) Replay(ctx context.Context, id string) (*ReplayView, error) {
 		return nil, err
 	}
 	err = traced(g, 0, func(a mancala.Action, by mancala.Player, evs []mancala.Event, st *mancala.State) {
-		v.Actions = append(v.Actions, ReplayStep{Action: a.String(), By: by.String(), Events: eventViews(evs, a, by), Position: st.Position()})
+		v.Actions = append(v.Actions, ReplayStep{Action: a.String(), By: by.String(), Events: eventViews(evs, a, by), Position: st.Position(), TurnEnd: st.AtTurnStart() || st.IsOver()})
 	})
 	if err != nil {
 		return nil, err

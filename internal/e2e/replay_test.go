@@ -99,6 +99,9 @@ func replayAndArchive(s *session) {
 	s.run(ctx, chromedp.Navigate(s.base+"/replay/"+id))
 	total := fmt.Sprintf(" / %d", n)
 	s.waitJS(ctx, `document.querySelector("#player output") && document.querySelector("#player output").textContent === "0`+total+`"`, 10*time.Second)
+	if js[bool](s, ctx, `document.querySelector("#play-link").getAttribute("aria-disabled") === "true"`) {
+		t.Error("the replay's start offers no Play from here")
+	}
 	s.run(ctx, setSpeed("fast"), chromedp.Click(chromedp.CSS(`button[aria-label="Next action"]`)))
 	s.waitJS(ctx, `document.querySelector("#player output").textContent === "1`+total+`"`, 5*time.Second)
 	s.waitJS(ctx, `document.querySelector("#moves td.last") && document.querySelector("#moves td.last").textContent.startsWith("`+rep.Actions[0].Action+`")`, 5*time.Second)
@@ -122,6 +125,25 @@ func replayAndArchive(s *session) {
 	q := url.Values{"ruleset": {"tsoro size=6 heads=none bonus=3"}, "pos": {final.Position}}
 	s.run(ctx, chromedp.Navigate(s.base+"/position?"+q.Encode()))
 	s.waitJS(ctx, `document.querySelector("#board svg") && document.querySelector("#to-move").textContent !== ""`, 10*time.Second)
+	s.sameBoard(s.boardCounts(ctx, "#board"), final.Board.Rows)
+
+	// Play from here: the home page shows that position in place of the
+	// choice of game, and the game starts from it.
+	s.run(ctx, chromedp.Click(chromedp.CSS("#play-link")))
+	s.waitJS(ctx, `location.pathname === "/" && !document.querySelector("#from-box").classList.contains("hidden") && document.querySelector("#from-preview svg")`, 10*time.Second)
+	s.sameBoard(s.boardCounts(ctx, "#from-preview"), final.Board.Rows)
+	if side := s.text(ctx, `input[name="side"][value="N"] + span b`); side != "I play North" {
+		t.Errorf("from a position, the side choice reads %q", side)
+	}
+	s.shot(ctx, "desktop-play-from-position")
+	s.run(ctx, chromedp.Click(chromedp.CSS(`input[name="opponent"][value="local"] + span`)), chromedp.Click(chromedp.ID("#start")))
+	s.waitJS(ctx, `location.pathname.startsWith("/game/") && document.querySelector("#board svg")`, 15*time.Second)
+	var from gameView
+	s.api("GET", "/api/games/"+js[string](s, ctx, `location.pathname.split("/")[2]`), "", nil, &from)
+	if from.Ply != 0 || from.Status != "playing" {
+		t.Fatalf("the game from a position: ply %d, %s", from.Ply, from.Status)
+	}
+	s.sameBoard(s.boardCounts(ctx, "#board"), from.Board.Rows)
 	s.sameBoard(s.boardCounts(ctx, "#board"), final.Board.Rows)
 
 	// The archive lists the game; its record imports as a new game.

@@ -387,3 +387,52 @@ func TestImportFromPosition(t *testing.T) {
 		t.Fatalf("export of a game from a position: %v\n%s", err, out)
 	}
 }
+
+// TestCreateFromPosition: a game may start from a position at the start of
+// a turn; the AI moves first there when the position says so, the record
+// carries the Position header, and a rematch starts from it again.
+func TestCreateFromPosition(t *testing.T) {
+	e := newEnv(t)
+	const rs = "tsoro size=6 heads=none"
+	const pos = "0,0,0,0,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,0,0,0,3 N"
+	c := e.create(app.CreateRequest{Ruleset: rs, Opponent: app.ModeAI, Level: 1, Side: "S", Position: pos})
+	v := e.waitFor(c.ID, c.Token, func(v app.GameView) bool { return v.Ply > 0 && !v.Thinking })
+	if v.ToMove != "S" || len(v.Turns) != 1 {
+		t.Fatalf("from %s with North to move, the AI's first turn gives ply %d, %s to move, turns %v", pos, v.Ply, v.ToMove, v.Turns)
+	}
+	_, out := e.do("GET", "/api/games/"+c.ID+"/record", "", nil)
+	rec, err := mancala.ParseRecord(string(out))
+	if err != nil || rec.Position != pos {
+		t.Fatalf("the record of a game from a position: %v\n%s", err, out)
+	}
+	if _, err := rec.Replay(); err != nil {
+		t.Fatalf("the record does not replay: %v\n%s", err, out)
+	}
+	var re app.Created
+	e.call("POST", "/api/games/"+c.ID+"/resign", c.Token, map[string]any{"ply": v.Ply}, http.StatusOK, nil)
+	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, http.StatusOK, &re)
+	var rp app.ReplayView
+	e.call("GET", "/api/games/"+re.ID+"/replay", "", nil, 200, &rp)
+	if rp.Start != pos {
+		t.Errorf("the rematch starts from %s, want %s", rp.Start, pos)
+	}
+
+	// The ruleset's own start, written out, is no special start.
+	start, _ := mancala.StartPosition(mancala.MustParseRuleset(rs))
+	plain := e.create(app.CreateRequest{Ruleset: rs, Opponent: app.ModeLocal, Position: start})
+	if _, out := e.do("GET", "/api/games/"+plain.ID+"/record", "", nil); strings.Contains(string(out), "[Position") {
+		t.Errorf("a game from the ruleset's start has a Position header:\n%s", out)
+	}
+
+	for _, tc := range []struct {
+		pos   string
+		words []string
+	}{
+		{"0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/2,2,0,0,0,3 N", []string{"over", "start from a position where the side to move can act"}},
+		{"2,2,2/0,0,0/0,0,0/2,2,2 S", []string{"bad position", "columns"}},
+		{"2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 X", []string{"side to move", "S or N"}},
+	} {
+		status, data := e.do("POST", "/api/games", "", app.CreateRequest{Ruleset: rs, Opponent: app.ModeLocal, Position: tc.pos})
+		wantError(t, tc.pos, status, data, http.StatusBadRequest, app.EInvalid, tc.words...)
+	}
+}

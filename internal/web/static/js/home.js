@@ -2,7 +2,7 @@
 
 import { get, openCreated, post, setting, saveSetting } from "./api.js";
 import { Board } from "./board.js";
-import { specialHoles } from "./geom.js";
+import { sideName, specialHoles } from "./geom.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
 // Plain words for each option, by key, and for each value where it helps.
@@ -64,6 +64,10 @@ const SUMMARIES = {
 };
 
 let presets = [];
+
+// from is the position a game starts from when the page was opened as
+// /?ruleset=…&pos=… (the replay and position pages' "Play from here").
+let from = null;
 
 function allowedValues(opt, preset) {
   const m = /from (\d+) to (\d+)/.exec(opt.allowed || "");
@@ -185,14 +189,15 @@ async function submit(e) {
   const btn = $("#start");
   btn.disabled = true;
   const body = {
-    ruleset: rulesetText(),
+    ruleset: from ? from.ruleset : rulesetText(),
     opponent: opponent(),
     level: Number($("#level").value),
     side: opponent() === "local" ? "S" : document.querySelector('input[name="side"]:checked').value,
   };
   const name = $("#name").value.trim();
   if (name) body.name = name;
-  saveSetting("game", selected().ruleset);
+  if (from) body.position = from.position;
+  else saveSetting("game", selected().ruleset);
   saveSetting("level", body.level);
   saveSetting("name", name);
   try {
@@ -229,6 +234,36 @@ async function drawLists() {
   }
 }
 
+// drawFrom shows the position a game will start from, in place of the
+// choice of game and rules; the sides are named, since either may move first.
+async function drawFrom(ruleset, pos) {
+  from = { ruleset, position: pos };
+  $("#game-box").classList.add("hidden");
+  $("#rules-box").classList.add("hidden");
+  $("#from-box").classList.remove("hidden");
+  $("#from-ruleset").textContent = ruleset;
+  const words = { S: ["I play South", "You take South's side."], N: ["I play North", "You take North's side."] };
+  document.querySelectorAll('input[name="side"]').forEach((r) => {
+    const w = words[r.value];
+    if (!w) return;
+    const span = r.nextElementSibling;
+    span.querySelector("b").textContent = w[0];
+    span.querySelector("small").textContent = w[1];
+  });
+  $("#side-box legend").textContent = "Your side";
+  try {
+    const v = await get(`/api/position?${new URLSearchParams({ ruleset, pos })}`);
+    from = { ruleset: v.ruleset, position: v.position };
+    $("#from-ruleset").textContent = v.ruleset;
+    $("#from-to-move").textContent = v.status === "over" ? "where the game is over" : `${sideName(v.to_move)} to move`;
+    const board = new Board($("#from-preview"), { label: "The start position" });
+    board.setSpecial(specialHoles(v.ruleset));
+    board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
+  } catch (ex) {
+    $("#form-error").textContent = ex.message;
+  }
+}
+
 async function setup() {
   $("#new-game").addEventListener("submit", submit);
   document.querySelectorAll('input[name="opponent"]').forEach((r) => r.addEventListener("change", drawOpponent));
@@ -237,6 +272,8 @@ async function setup() {
   $("#level").addEventListener("input", drawLevel);
   drawLevel();
   drawOpponent();
+  const q = new URLSearchParams(location.search);
+  if (q.get("pos")) drawFrom(q.get("ruleset") || "tsoro", q.get("pos"));
   try {
     const res = await get("/api/rulesets");
     presets = res.presets || [];

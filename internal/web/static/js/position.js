@@ -37,7 +37,8 @@ async function setup() {
   const info = $("#info");
   info.append(h("div", { class: "text" },
     v.status === "over" ? `Game over: ${v.result === "draw" ? "draw" : `${sideName(v.result)} wins`} (${v.reason}).` : `Legal: ${(v.legal || []).join(" ") || "none"}`,
-    v.pending ? h("div", { class: "muted small" }, v.pending) : null));
+    v.pending ? h("div", { class: "muted small" }, v.pending) : null),
+    v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, "Play from here"));
 }
 
 setup();

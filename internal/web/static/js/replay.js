@@ -34,6 +34,19 @@ async function setup() {
     });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;
     $("#position-link").href = `/position?ruleset=${encodeURIComponent(data.ruleset)}&pos=${encodeURIComponent(pos)}`;
+    // A new game may start where a turn starts, unless nobody can move there.
+    const turnStart = ply === 0 || data.actions[ply - 1].turn_end;
+    const stuck = ply === data.actions.length && data.reason === "no legal action";
+    const play = $("#play-link");
+    if (turnStart && !stuck) {
+      play.href = `/?${new URLSearchParams({ ruleset: data.ruleset, pos })}`;
+      play.removeAttribute("aria-disabled");
+      play.title = "Start a new game from this position";
+    } else {
+      play.removeAttribute("href");
+      play.setAttribute("aria-disabled", "true");
+      play.title = stuck ? "The game is over here: nobody can move" : "Mid-turn: step on to the end of the turn to play from there";
+    }
     $("#banner").classList.toggle("hidden", ply !== data.actions.length || data.result === "*" || !data.result);
   }
 
