@@ -74,7 +74,7 @@ type Move struct {
 
 // ListFilter selects games for the archive.
 type ListFilter struct {
-	Status string    // "", "playing" or "over"
+	Status string    // "", "playing" (games that can go on), "unfinished" (imported records without a result) or "over"
 	Limit  int       // at most this many (1..100)
 	Before time.Time // only games updated strictly before; zero: no bound
 	// BeforeID, with Before, makes the bound a cursor on the list's order

@@ -669,9 +669,9 @@ type Summary struct {
 // List returns the archive: games newest first.
 func (s *Service) List(ctx context.Context, f ListFilter) ([]Summary, error) {
 	switch f.Status {
-	case "", "playing", "over":
+	case "", "playing", "unfinished", "over":
 	default:
-		return nil, Errorf(EInvalid, "status %q is not allowed; status is playing, over or empty for all", f.Status)
+		return nil, Errorf(EInvalid, "status %q is not allowed; status is playing, unfinished, over or empty for all", f.Status)
 	}
 	if f.Limit == 0 {
 		f.Limit = 50

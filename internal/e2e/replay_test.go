@@ -162,6 +162,13 @@ func replayAndArchive(s *session) {
 	if h := s.text(ctx, "#headers"); !strings.Contains(h, "Site: matombo "+id) {
 		t.Errorf("the imported game's replay shows the headers %q", h)
 	}
+	// Its game page says that nobody plays it here, and where to go on.
+	imported := js[string](s, ctx, `location.pathname.split("/")[2]`)
+	s.run(ctx, chromedp.Navigate(s.base+"/game/"+imported))
+	s.waitJS(ctx, `document.querySelector("#prompt a") !== null`, 10*time.Second)
+	if p, badge := s.text(ctx, "#prompt"), s.text(ctx, "#mode"); !strings.Contains(p, "nobody plays it here") || badge != "imported record" {
+		t.Errorf("an unfinished imported record's game page says %q, badge %q", p, badge)
+	}
 	// A bad record is refused with the server's reason.
 	s.run(ctx, chromedp.Navigate(s.base+"/archive"), chromedp.WaitVisible(chromedp.CSS("#record")))
 	s.run(ctx, chromedp.SetValue(chromedp.CSS("#record"), "[Ruleset \"tsoro size=6\"]\n[Result \"*\"]\n\n1. a1 zz9"),

@@ -392,7 +392,9 @@ func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, e
 	var args []any
 	switch f.Status {
 	case "playing":
-		query += ` AND result = '*'`
+		query += ` AND result = '*' AND mode <> 'imported'`
+	case "unfinished":
+		query += ` AND result = '*' AND mode = 'imported'`
 	case "over":
 		query += ` AND result <> '*'`
 	}

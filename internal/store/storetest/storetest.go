@@ -359,6 +359,15 @@ func testList(t *testing.T, s app.Store) {
 	if got := ids(page); got != "g2 g0 " {
 		t.Errorf("playing before g3 = %s", got)
 	}
+	// An imported record without a result is unfinished, not playing.
+	rec := newGame("rec", base.Add(10*time.Hour))
+	rec.Mode, rec.Seats = app.ModeImported, nil
+	mustCreate(t, s, rec)
+	playing, _ = s.ListGames(ctx, app.ListFilter{Status: "playing", Limit: 10})
+	unfinished, _ := s.ListGames(ctx, app.ListFilter{Status: "unfinished", Limit: 10})
+	if got, got2 := ids(playing), ids(unfinished); got != "g4 g3 g2 g0 " || got2 != "rec " {
+		t.Errorf("with an unfinished record: playing = %s, unfinished = %s", got, got2)
+	}
 }
 
 // testListPagingEqualTimes pages through games of equal Updated, across

@@ -11,15 +11,16 @@ let oldestId = "";
 function row(g) {
   const id = encodeURIComponent(g.id);
   const over = g.result && g.result !== "*";
+  const live = !over && g.mode !== "imported";
   return h("tr", {},
     h("td", {}, h("b", {}, g.ruleset_title || g.ruleset), h("div", { class: "small muted mono" }, g.ruleset)),
     h("td", {}, `${playerText(g.players && g.players.S)} – ${playerText(g.players && g.players.N)}`),
-    h("td", {}, over ? resultText(g.result, g.reason).title : "in progress"),
+    h("td", {}, over ? resultText(g.result, g.reason).title : live ? "in progress" : "unfinished record"),
     h("td", { class: "hide-phone" }, String(g.turns ?? "")),
     h("td", { class: "hide-phone small" }, when(g.updated || g.created)),
     h("td", {},
       h("a", { class: "btn small", href: `/replay/${id}` }, "Replay"),
-      over ? null : h("a", { class: "btn small", href: `/game/${id}` }, "Watch"),
+      live ? h("a", { class: "btn small", href: `/game/${id}` }, "Watch") : null,
       h("a", { class: "btn small", href: `/api/games/${id}/record`, download: `matombo-${g.id}.txt` }, "Record")));
 }
 

@@ -227,6 +227,9 @@ class GamePage {
     if (this.local) {
       mode.textContent = "two players, one device";
       mode.className = "badge";
+    } else if (v.mode === "imported") {
+      mode.textContent = "imported record";
+      mode.className = "badge watching";
     } else if (!v.you) {
       mode.textContent = "watching";
       mode.className = "badge watching";
@@ -269,6 +272,13 @@ class GamePage {
     box.classList.remove("hidden");
     const mover = sideName(v.to_move);
     const moverP = (v.players || {})[v.to_move];
+    if (v.mode === "imported") {
+      // Nobody plays an imported record here; a new game may go on from it.
+      box.append(h("div", { class: "text" }, "An imported record, without a result: nobody plays it here. ",
+        h("a", { href: `/replay/${encodeURIComponent(this.id)}?ply=${v.ply}` }, "Replay it"),
+        " and use Play from here to go on from its end."));
+      return;
+    }
     if (!this.canAct(v)) {
       let text = `${mover} to move.`;
       if (moverP && moverP.kind === "ai") text = `${mover} (${playerText(moverP)}) is thinking…`;
