@@ -320,12 +320,34 @@ func you(g *Game, token string) string {
 // View returns game id as seen by the holder of token ("" for a spectator).
 // It restarts the AI if the AI is to move and idle (after a restart).
 func (s *Service) View(ctx context.Context, id, token string) (*GameView, error) {
+	v, _, err := s.CatchUp(ctx, id, token, -1)
+	return v, err
+}
+
+// MaxCatchUp is the most actions whose events CatchUp returns.
+const MaxCatchUp = 64
+
+// CatchUp returns the view of game id for token's seat, as View, with the
+// events of the actions after ply since, for a client that saw ply since
+// and missed the rest: it can show them as updates. The events are nil
+// when since is not behind the game, or more than MaxCatchUp actions
+// behind (a negative since asks for none).
+func (s *Service) CatchUp(ctx context.Context, id, token string, since int) (*GameView, []EventView, error) {
 	p, err := s.load(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.kickAI(p.g)
-	return p.view(you(p.g, token)), nil
+	var evs []EventView
+	if n := len(p.g.Actions); since >= 0 && since < n && n-since <= MaxCatchUp {
+		err = traced(p.g, since, func(a mancala.Action, by mancala.Player, e []mancala.Event, _ *mancala.State) {
+			evs = append(evs, eventViews(e, a, by)...)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return p.view(you(p.g, token)), evs, nil
 }
 
 // Joined tells a joiner their seat.

@@ -27,6 +27,7 @@ type serverMsg struct {
 	Type   string          `json:"type"` // "state", "update", "error" or "pong"
 	Game   *app.GameView   `json:"game,omitempty"`
 	Events []app.EventView `json:"events,omitempty"`
+	Since  *int            `json:"since,omitempty"` // state: the ply the events start from
 	Error  string          `json:"error,omitempty"`
 	Code   app.Code        `json:"code,omitempty"`
 }
@@ -162,6 +163,25 @@ func (h *hub) clients(id string) int {
 	return len(h.games[id])
 }
 
+// state is the answer to a hello: the game's view for token's seat, with
+// the events of the actions after the client's ply (when it is a few
+// behind) so that it can show what it missed.
+func (s *Server) state(ctx context.Context, id, token string, ply *int) (*serverMsg, error) {
+	since := -1
+	if ply != nil {
+		since = *ply
+	}
+	v, evs, err := s.svc.CatchUp(ctx, id, token, since)
+	if err != nil {
+		return nil, err
+	}
+	m := &serverMsg{Type: "state", Game: v, Events: evs}
+	if evs != nil {
+		m.Since = &since
+	}
+	return m, nil
+}
+
 // handleWS serves the live connection of a game: hello, then state and
 // updates; actions and pings from the client.
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
@@ -202,12 +222,13 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	// Register before reading the state, so no update falls in between.
 	s.hub.add(id, c)
 	defer s.hub.remove(id, c)
-	v, err := s.svc.View(ctx, id, hello.Token)
+	state, err := s.state(ctx, id, hello.Token, hello.Ply)
 	if err != nil {
 		writeWS(ctx, conn, errorMsg(err))
 		conn.Close(websocket.StatusPolicyViolation, "no such game")
 		return
 	}
+	v := state.Game
 	s.hub.mu.Lock()
 	c.you = v.You
 	s.hub.mu.Unlock()
@@ -257,11 +278,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			case m.Type == "ping":
 				msg = &serverMsg{Type: "pong"}
 			case m.Type == "hello":
-				v, err := s.svc.View(ctx, id, token)
-				if err != nil {
+				if msg, err = s.state(ctx, id, token, m.Ply); err != nil {
 					msg = errorMsg(err)
-				} else {
-					msg = &serverMsg{Type: "state", Game: v}
 				}
 			case m.Type == "action":
 				select {
@@ -276,7 +294,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
-	if err := writeWS(ctx, conn, &serverMsg{Type: "state", Game: v}); err != nil {
+	if err := writeWS(ctx, conn, state); err != nil {
 		return
 	}
 	if token != "" && v.You == "" { // say so, rather than silently seat a player as a spectator

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -253,5 +254,44 @@ func TestWebSocketOutlivesReadTimeout(t *testing.T) {
 	cl.send(map[string]string{"type": "ping"})
 	if r := cl.recv(); r.Type != "pong" {
 		t.Fatalf("after the read timeout: %+v", r)
+	}
+}
+
+// TestWebSocketCatchUp: a hello with the last ply the client saw gets, with
+// the state, the events of the actions it missed (those of the replay), so
+// that it can show them; a client not behind, too far behind or without a
+// ply gets the state alone.
+func TestWebSocketCatchUp(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "tsoro size=6 heads=none", Opponent: app.ModeLocal})
+	for range 3 {
+		v := e.view(c.ID, "")
+		e.call("POST", "/api/games/"+c.ID+"/actions", c.Tokens[v.ToMove], map[string]any{"action": v.Legal[0], "ply": v.Ply}, 200, nil)
+	}
+	var rp app.ReplayView
+	e.call("GET", "/api/games/"+c.ID+"/replay", "", nil, 200, &rp)
+	n := len(rp.Actions)
+	var want []app.EventView
+	for _, st := range rp.Actions[1:] {
+		want = append(want, st.Events...)
+	}
+	cl, err := e.dial(c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.send(map[string]any{"type": "hello", "token": c.Token, "ply": 1})
+	m := cl.recv()
+	if m.Type != "state" || m.Game.Ply != n || m.Since == nil || *m.Since != 1 || !slices.Equal(m.Events, want) {
+		t.Fatalf("hello at ply 1 of %d: %+v, since %v, events %+v; want the events %+v", n, m.Type, m.Since, m.Events, want)
+	}
+	for _, hello := range []map[string]any{
+		{"type": "hello", "ply": n},
+		{"type": "hello", "ply": n + 5},
+		{"type": "hello"},
+	} {
+		cl.send(hello)
+		if m := cl.recv(); m.Type != "state" || m.Since != nil || m.Events != nil || m.Game.Ply != n {
+			t.Errorf("%v: %+v", hello, m)
+		}
 	}
 }

@@ -92,7 +92,9 @@ class GamePage {
 
   message(msg) {
     if (msg.type === "state" || msg.type === "update") {
-      this.enqueue(msg.game, msg.events || []);
+      // A state after a reconnect carries the events missed since the ply
+      // the hello named; they are shown if the board is still there.
+      this.enqueue(msg.game, msg.events || [], false, msg.type === "state" ? msg.since ?? -1 : undefined);
     } else if (msg.type === "error") {
       toast(msg.error || "server error");
     }
@@ -102,7 +104,6 @@ class GamePage {
     const b = $("#conn");
     b.className = `badge conn ${s === "live" ? "live" : s === "offline" ? "offline" : ""}`;
     b.textContent = s === "live" ? "live" : s === "offline" ? "reconnecting…" : "connecting…";
-    if (s === "live" && this.view) this.refetch();
     // Without a socket, poll the game (which also wakes an idle AI) until it is back.
     clearInterval(this.poller);
     this.poller = null;
@@ -122,10 +123,12 @@ class GamePage {
     return [v.ply, v.status, v.result, v.pending, v.to_move, v.rematch, JSON.stringify(v.players), JSON.stringify(v.seated), (v.legal || []).join(" ")].join("|");
   }
 
-  enqueue(view, events, front = false) {
+  // enqueue queues a view to show, animating events on the way when the
+  // board is at ply since (undefined: the view's events follow the board).
+  enqueue(view, events, front = false, since = undefined) {
     if (!view || !view.board || !view.board.rows) return;
-    if (front) this.queue.unshift({ view, events });
-    else this.queue.push({ view, events });
+    if (front) this.queue.unshift({ view, events, since });
+    else this.queue.push({ view, events, since });
     this.pump();
   }
 
@@ -134,14 +137,13 @@ class GamePage {
     this.running = true;
     try {
       while (this.queue.length && !this.hold) {
-        const { view, events } = this.queue.shift();
+        const { view, events, since } = this.queue.shift();
         const cur = this.view;
         if (cur && view.ply < cur.ply) continue;
         if (cur && view.ply === cur.ply && this.signature(view) === this.signature(cur)) continue;
-        if (cur && events.length && view.ply > cur.ply) {
-          if (await this.play(events)) this.board.matches(view.board.rows);
-        }
-        this.render(view, events);
+        const animate = cur && events.length && view.ply > cur.ply && (since === undefined || since === cur.ply);
+        if (animate && await this.play(events)) this.board.matches(view.board.rows);
+        this.render(view, animate ? events : []);
       }
     } finally {
       this.running = false;
