@@ -396,3 +396,74 @@ func TestStaleCacheReloads(t *testing.T) {
 		t.Fatalf("stale action: %v", err)
 	}
 }
+
+// stuckMover thinks until its context ends, and then fails.
+type stuckMover struct{ calls atomic.Int32 }
+
+func (m *stuckMover) Choose(ctx context.Context, _ *mancala.State, _ int) (mancala.Action, error) {
+	m.calls.Add(1)
+	<-ctx.Done()
+	return 0, ctx.Err()
+}
+
+// TestAIThinksOnOneInstance: two instances share a store. The one that
+// made the last change thinks for the AI; the other, asked for the game
+// (a view, a notification), does not think too, until the game has waited
+// for the stall time with the AI to move (the first instance stopped):
+// then it takes over, and the game goes on.
+func TestAIThinksOnOneInstance(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	const stall = 300 * time.Millisecond
+	moverA := &stuckMover{}
+	a := NewService(Config{Store: store, Mover: moverA, AIStall: stall})
+	moverB := NewGreedyMover(1)
+	var thoughtB atomic.Int32
+	b := NewService(Config{Store: store, Mover: moverFunc(func(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
+		thoughtB.Add(1)
+		return moverB.Choose(ctx, st, level)
+	}), AIStall: stall})
+	defer b.Close()
+
+	c, err := a.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeAI, Level: 8, Side: "N"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for moverA.calls.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	for range 5 { // views and notifications on B while A thinks
+		if _, err := b.View(ctx, c.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Refresh(ctx, c.ID, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(stall / 3)
+	if n := thoughtB.Load(); n != 0 {
+		t.Fatalf("the second instance thought %d times while the first was thinking", n)
+	}
+	a.Close() // the first instance stops mid-thought; its decision is lost
+	if g, _ := store.Game(ctx, c.ID); len(g.Actions) != 0 {
+		t.Fatalf("the stopped instance stored %d actions", len(g.Actions))
+	}
+	// Nobody asks B for the game any more: its own check takes over.
+	deadline := time.Now().Add(10 * time.Second)
+	for g, _ := store.Game(ctx, c.ID); len(g.Actions) == 0; g, _ = store.Game(ctx, c.ID) {
+		if time.Now().After(deadline) {
+			t.Fatal("the game waits for ever after the instance thinking for it stopped")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if thoughtB.Load() == 0 {
+		t.Fatal("the game moved on without the second instance thinking")
+	}
+}
+
+// moverFunc makes a function a Mover.
+type moverFunc func(ctx context.Context, st *mancala.State, level int) (mancala.Action, error)
+
+func (f moverFunc) Choose(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
+	return f(ctx, st, level)
+}

@@ -36,7 +36,15 @@ type Config struct {
 	// Broadcast links the instances of a server sharing one store; nil
 	// for a single instance.
 	Broadcast Broadcast
+	// AIStall is how long the AI may keep a game waiting after its last
+	// change before an instance that did not make the change thinks for it
+	// (see resumeAI); <= 0: DefaultAIStall.
+	AIStall time.Duration
 }
+
+// DefaultAIStall is the AI's longest think for one decision and a margin
+// for a busy queue.
+const DefaultAIStall = time.Duration(MaxLevel*MaxLevel)*50*time.Millisecond + 3*time.Second
 
 // Service runs games: it checks every action with the rules engine, stores
 // it before acknowledging it, lets the AI play its decisions on a worker
@@ -48,6 +56,9 @@ type Service struct {
 	log       *slog.Logger
 	mu        sync.Mutex
 	thinking  map[string]aiJob // games with an AI job queued or running
+	stall     time.Duration
+	checking  map[string]bool // games with a stall check due (resumeAI)
+	closed    bool
 	notifier  Notifier
 	broadcast Broadcast
 	cache     *gameCache
@@ -65,7 +76,11 @@ func newMover() Mover {
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
 func NewService(cfg Config) *Service {
-	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast, cache: newGameCache(gameCacheSize)}
+	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast,
+		cache: newGameCache(gameCacheSize), stall: cfg.AIStall, checking: map[string]bool{}}
+	if s.stall <= 0 {
+		s.stall = DefaultAIStall
+	}
 	if s.mover == nil {
 		s.mover = newMover()
 	}
@@ -94,7 +109,12 @@ func (s *Service) Check(ctx context.Context) error {
 
 // Close stops the AI workers, waiting for the decisions in progress (their
 // searches are cancelled; a store write under way completes).
-func (s *Service) Close() { s.pool.Close() }
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.pool.Close()
+}
 
 // publish tells the local clients of game id of u, and the other server
 // instances (if any) that the game changed. A lost notification only delays
@@ -154,7 +174,7 @@ func (s *Service) Refresh(ctx context.Context, id string, ply int) error {
 	if s.notifier != nil {
 		s.notifier.Publish(id, u)
 	}
-	s.kickAI(p.g) // under the entry's lock: the AI job changes g
+	s.resumeAI(p) // under the entry's lock: the AI job changes g
 	return nil
 }
 
@@ -337,7 +357,7 @@ func (s *Service) CatchUp(ctx context.Context, id, token string, since int) (*Ga
 	if err != nil {
 		return nil, nil, err
 	}
-	s.kickAI(p.g)
+	s.resumeAI(p)
 	var evs []EventView
 	if n := len(p.g.Actions); since >= 0 && since < n && n-since <= MaxCatchUp {
 		err = traced(p.g, since, func(a mancala.Action, by mancala.Player, e []mancala.Event, _ *mancala.State) {
@@ -513,6 +533,52 @@ func (s *Service) kickAI(g *Game) {
 		s.mu.Unlock()
 		s.log.Warn("ai queue full or closed; the game waits for its next visit", "game", id)
 	}
+}
+
+// resumeAI is kickAI for a game changed elsewhere: by another instance, or
+// by this one before a restart. The instance that makes a change thinks for
+// the AI after it; another one starts only once the game has waited for
+// the stall time since its last change with the AI to move (that instance
+// stopped), and until then checks again when the time is up. So the AI
+// of a game thinks on one instance, and a game is never left waiting.
+func (s *Service) resumeAI(p *played) {
+	if !aiToMove(p) {
+		return
+	}
+	wait := s.stall - time.Since(p.g.Updated)
+	if wait <= 0 {
+		s.kickAI(p.g)
+		return
+	}
+	id := p.g.ID
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.checking[id] {
+		return
+	}
+	s.checking[id] = true
+	time.AfterFunc(wait, func() {
+		s.mu.Lock()
+		delete(s.checking, id)
+		s.mu.Unlock()
+		s.pool.Submit(func(ctx context.Context) { s.checkStalled(ctx, id) }) // false once closed: nothing to resume
+	})
+}
+
+// checkStalled reloads game id from the store and resumes its AI if it
+// has stalled.
+func (s *Service) checkStalled(ctx context.Context, id string) {
+	e := s.cache.entry(id)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p, err := loaded(e, func() (*played, error) { return s.load(ctx, id) }, true)
+	if err != nil {
+		if ErrorCode(err) != ENotFound && ctx.Err() == nil {
+			s.log.Warn("ai: check a waiting game", "game", id, "err", err)
+		}
+		return
+	}
+	s.resumeAI(p)
 }
 
 // aiJob is the state of a game's AI job.
