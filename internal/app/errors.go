@@ -14,6 +14,7 @@ const (
 	EInvalid          Code = "bad_request"        // the request is malformed or the action illegal
 	ENotFound         Code = "not_found"          // no such game
 	EForbidden        Code = "forbidden"          // the token does not allow this
+	EUnauthorized     Code = "unauthorized"       // an operator's endpoint without its token
 	EConflict         Code = "conflict"           // the game moved on (stale ply, game over)
 	ETooLarge         Code = "too_large"          // the request body is too large
 	ERateLimited      Code = "rate_limited"       // too many requests or the AI queue is full

@@ -20,7 +20,7 @@ func serveCommand() command {
 	return command{
 		name:    "serve",
 		summary: "serve the web app: play against the computer or a friend (the default command)",
-		usage: `usage: matombo serve [--addr host:port] [--db path] [--verbose]
+		usage: `usage: matombo serve [--addr host:port] [--db path] [--metrics-token token] [--verbose]
 
 Serves the matombo web app: open the address it prints in a browser to play
 Tsoro, Nsolo or Choro against the computer (levels 1 to 8), against a friend
@@ -41,6 +41,9 @@ flags (before or after the arguments):
                      postgres:// URL of a PostgreSQL database (several
                      servers may share one: their players see each other's
                      moves live)
+  --metrics-token t  make GET /metrics (Prometheus metrics) ask for
+                     "Authorization: Bearer t" (default: the environment
+                     variable MATOMBO_METRICS_TOKEN; unset: /metrics is open)
   --verbose          log every request on standard error
 
 examples:
@@ -61,6 +64,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	fs.StringVar(&addr, "addr", addr, "")
 	db := fs.String("db", "matombo.db", "")
+	metricsToken := fs.String("metrics-token", os.Getenv("MATOMBO_METRICS_TOKEN"), "")
 	verbose := fs.Bool("verbose", false, "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
@@ -69,7 +73,13 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return e.usageError(c.name, "takes no arguments, got %q", pos[0])
 	}
-	return serve(ctx, e, addr, *db, *verbose)
+	return serve(ctx, e, serveOptions{addr: addr, db: *db, metricsToken: *metricsToken, verbose: *verbose})
+}
+
+// serveOptions are serve's settings from its flags.
+type serveOptions struct {
+	addr, db, metricsToken string
+	verbose                bool
 }
 
 // openStore opens the games database: PostgreSQL for a postgres:// URL
@@ -88,9 +98,10 @@ func openStore(ctx context.Context, db string) (app.Store, app.Broadcast, error)
 }
 
 // serve opens the database and runs the web app until ctx ends.
-func serve(ctx context.Context, e *env, addr, dbPath string, verbose bool) int {
+func serve(ctx context.Context, e *env, o serveOptions) int {
+	dbPath := o.db
 	level := slog.LevelWarn
-	if verbose {
+	if o.verbose {
 		level = slog.LevelInfo
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
@@ -101,10 +112,11 @@ func serve(ctx context.Context, e *env, addr, dbPath string, verbose bool) int {
 	}
 	defer store.Close()
 	err = server.Run(ctx, server.Config{
-		Addr:      addr,
-		Store:     store,
-		Broadcast: broadcast,
-		Logger:    log,
+		Addr:         o.addr,
+		Store:        store,
+		Broadcast:    broadcast,
+		Logger:       log,
+		MetricsToken: o.metricsToken,
 		Ready: func(url string) {
 			fmt.Fprintf(e.stdout, "matombo: serving on %s\n", url)
 			where := dbPath

@@ -14,6 +14,7 @@ var statusOf = map[app.Code]int{
 	app.EInvalid:          http.StatusBadRequest,
 	app.ENotFound:         http.StatusNotFound,
 	app.EForbidden:        http.StatusForbidden,
+	app.EUnauthorized:     http.StatusUnauthorized,
 	app.EConflict:         http.StatusConflict,
 	app.ETooLarge:         http.StatusRequestEntityTooLarge,
 	app.ERateLimited:      http.StatusTooManyRequests,

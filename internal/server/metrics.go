@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -61,6 +63,14 @@ func (m *metrics) observe(via int, ok bool, d time.Duration) {
 
 // handleMetrics serves the metrics in the Prometheus text exposition format.
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	if s.metricsToken != "" {
+		scheme, got, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(got), []byte(s.metricsToken)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="matombo metrics"`)
+			writeError(w, s.log, r, app.Errorf(app.EUnauthorized, "/metrics needs the operator's token: Authorization: Bearer <token> (the server's --metrics-token or MATOMBO_METRICS_TOKEN)"))
+			return
+		}
+	}
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	games, sockets := s.hub.counts()
 	s.metrics.write(w, games, sockets)

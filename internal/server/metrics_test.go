@@ -2,6 +2,8 @@ package server
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -53,5 +55,39 @@ func TestMetrics(t *testing.T) {
 			t.Fatalf("bucket line %q after %d", line, last)
 		}
 		last = n
+	}
+}
+
+// TestMetricsToken: with a token set, /metrics answers only a request that
+// bears it, and tells the others what it needs.
+func TestMetricsToken(t *testing.T) {
+	e := newEnv(t)
+	e.srv.SetMetricsToken("s3cret")
+	for _, auth := range []string{"", "Bearer wrong", "Seat s3cret", "Basic czNjcmV0", "Bearer s3cret2"} {
+		req, _ := http.NewRequest("GET", e.http.URL+"/metrics", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := e.http.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		wantError(t, "metrics with "+auth, resp.StatusCode, data, http.StatusUnauthorized, app.EUnauthorized, "Bearer", "--metrics-token")
+		if h := resp.Header.Get("WWW-Authenticate"); !strings.HasPrefix(h, "Bearer") {
+			t.Errorf("WWW-Authenticate %q", h)
+		}
+	}
+	req, _ := http.NewRequest("GET", e.http.URL+"/metrics", nil)
+	req.Header.Set("Authorization", "bearer s3cret") // the scheme's case does not matter
+	resp, err := e.http.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(data), "matombo_websockets") {
+		t.Errorf("metrics with the token: %d %.80s", resp.StatusCode, data)
 	}
 }

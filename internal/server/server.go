@@ -46,6 +46,9 @@ type Config struct {
 	// ShutdownTimeout bounds the wait for requests in flight on shutdown
 	// (0: 15 s).
 	ShutdownTimeout time.Duration
+	// MetricsToken, if set, is the bearer token /metrics asks for
+	// (Authorization: Bearer <token>); "" leaves /metrics open.
+	MetricsToken string
 }
 
 // Server is the HTTP handler of the app with its live-game hub.
@@ -58,6 +61,8 @@ type Server struct {
 	mux     *http.ServeMux
 	sockets sync.WaitGroup // the WebSocket handlers running
 	metrics metrics        // what /metrics reports
+	// metricsToken, if set, is the bearer token /metrics asks for.
+	metricsToken string
 }
 
 // New returns the handler of the app on svc and registers its hub as svc's
@@ -72,6 +77,10 @@ func New(svc *app.Service, log *slog.Logger, origins []string) *Server {
 	s.routes()
 	return s
 }
+
+// SetMetricsToken makes /metrics ask for the bearer token ("" : open to
+// all). Call it before serving.
+func (s *Server) SetMetricsToken(token string) { s.metricsToken = token }
 
 func (s *Server) routes() {
 	m := s.mux
@@ -248,6 +257,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
 	srv := New(svc, log, cfg.OriginPatterns)
+	srv.SetMetricsToken(cfg.MetricsToken)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		svc.Close()
