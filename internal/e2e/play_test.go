@@ -124,6 +124,14 @@ func playAgainstAI(s *session) {
 	if label != "a3, 2 stones, legal" {
 		t.Fatalf("aria-label of a3: %q", label)
 	}
+	// A hint: the suggested hole pulses and the prompt says it.
+	s.run(ctx, chromedp.Click(chromedp.ID("#hint")))
+	s.waitJS(ctx, `document.querySelector("#board g.hole.hint") && document.querySelector("#prompt .hint-line")`, 10*time.Second)
+	hinted := js[string](s, ctx, `document.querySelector("#board g.hole.hint").dataset.hole`)
+	if line := s.text(ctx, "#prompt .hint-line"); !slices.Contains(holes, hinted) || line != "Hint (level 6): sow "+hinted+"." {
+		t.Fatalf("hint on %s, saying %q; legal %v", hinted, line, holes)
+	}
+	s.shot(ctx, "desktop-hint")
 
 	// First move by keyboard: focus the board, arrow right, Enter; the
 	// animation runs at slow speed and is skipped with the button.

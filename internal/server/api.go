@@ -171,6 +171,15 @@ func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
+func (s *Server) handleHint(w http.ResponseWriter, r *http.Request) {
+	h, err := s.svc.Hint(r.Context(), r.PathValue("id"), seatToken(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, h)
+}
+
 func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 	out, err := s.svc.Rematch(r.Context(), r.PathValue("id"), seatToken(r))
 	if err != nil {

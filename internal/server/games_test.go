@@ -436,3 +436,40 @@ func TestCreateFromPosition(t *testing.T) {
 		wantError(t, tc.pos, status, data, http.StatusBadRequest, app.EInvalid, tc.words...)
 	}
 }
+
+// TestHint: the seat whose decision it is gets a legal action suggested, in
+// games against the computer and on one device; not the other seat, not a
+// spectator, not a friend game's players, not after the end.
+func TestHint(t *testing.T) {
+	e := newEnv(t)
+	local := e.create(app.CreateRequest{Ruleset: "tsoro size=6", Opponent: app.ModeLocal})
+	for ply := range 6 {
+		v := e.view(local.ID, "")
+		var h app.Hint
+		e.call("GET", "/api/games/"+local.ID+"/hint", local.Tokens[v.ToMove], nil, http.StatusOK, &h)
+		if h.Ply != v.Ply || h.Level != app.HintLevel || !slices.Contains(v.Legal, h.Action) {
+			t.Fatalf("ply %d: hint %+v; legal %v", ply, h, v.Legal)
+		}
+		other := map[string]string{"S": "N", "N": "S"}[v.ToMove]
+		status, data := e.do("GET", "/api/games/"+local.ID+"/hint", local.Tokens[other], nil)
+		wantError(t, "hint for the side not to move", status, data, http.StatusForbidden, app.EForbidden, "decision")
+		e.call("POST", "/api/games/"+local.ID+"/actions", local.Tokens[v.ToMove], map[string]any{"action": h.Action, "ply": v.Ply}, 200, nil)
+	}
+	status, data := e.do("GET", "/api/games/"+local.ID+"/hint", "", nil)
+	wantError(t, "hint for a spectator", status, data, http.StatusForbidden, app.EForbidden, "seat token")
+
+	ai := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: app.ModeAI, Level: 1, Side: "S"})
+	var h app.Hint
+	e.call("GET", "/api/games/"+ai.ID+"/hint", ai.Token, nil, http.StatusOK, &h)
+	if v := e.view(ai.ID, ""); !slices.Contains(v.Legal, h.Action) {
+		t.Errorf("hint %+v in an AI game; legal %v", h, v.Legal)
+	}
+
+	friend := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: app.ModeFriend, Side: "S"})
+	status, data = e.do("GET", "/api/games/"+friend.ID+"/hint", friend.Token, nil)
+	wantError(t, "hint between friends", status, data, http.StatusForbidden, app.EForbidden, "not in friend games")
+
+	e.call("POST", "/api/games/"+ai.ID+"/resign", ai.Token, nil, http.StatusOK, nil)
+	status, data = e.do("GET", "/api/games/"+ai.ID+"/hint", ai.Token, nil)
+	wantError(t, "hint after the end", status, data, http.StatusConflict, app.EConflict, "over")
+}

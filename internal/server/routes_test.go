@@ -41,6 +41,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"GET", "/api/games/x/resign", "POST"},
 		{"GET", "/api/games/x/rematch", "POST"},
 		{"POST", "/api/games/x/record", "GET, HEAD"},
+		{"POST", "/api/games/x/hint", "GET, HEAD"},
 		{"POST", "/api/games/x/replay", "GET, HEAD"},
 		{"POST", "/api/games/x/ws", "GET, HEAD"},
 		{"GET", "/api/records", "POST"},
@@ -113,6 +114,7 @@ func TestRightMethodStillRoutes(t *testing.T) {
 		{"POST", "/api/games/" + c.ID + "/actions", map[string]any{"action": "zz", "ply": 0}, 403},
 		{"POST", "/api/games/" + c.ID + "/join", map[string]string{"invite": "nope"}, 403},
 		{"POST", "/api/games/" + c.ID + "/rematch", nil, 403},
+		{"GET", "/api/games/" + c.ID + "/hint", nil, 403},
 		{"POST", "/api/records", "not a record", 400},
 	}
 	for _, tc := range cases {

@@ -94,6 +94,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
 	m.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
 	m.HandleFunc("POST /api/games/{id}/rematch", s.limited("rematches asked", s.handleRematch))
+	m.HandleFunc("GET /api/games/{id}/hint", s.handleHint)
 	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
 	m.HandleFunc("GET /api/games/{id}/replay", s.handleReplay)
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)

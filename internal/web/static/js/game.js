@@ -37,6 +37,7 @@ class GamePage {
       this.drawSeats();
     });
     $("#resign").addEventListener("click", () => this.resign());
+    $("#hint").addEventListener("click", () => this.hint());
     $("#rematch").addEventListener("click", () => this.rematch());
     document.addEventListener("keydown", (e) => this.key(e));
     // Keyboard players get the focus back on the board after each move.
@@ -210,9 +211,47 @@ class GamePage {
     this.drawBanner();
     this.drawInvite();
     $("#resign").classList.toggle("hidden", !(view.status === "playing" && (view.you || this.local)));
+    $("#hint").classList.toggle("hidden", !this.hintable(view));
+    $("#hint").disabled = !act;
+    if (this.hinted) this.board.mark(this.hinted, "hint", false);
+    this.hinted = null;
     $("#rematch").classList.toggle("hidden", !(view.status === "over" && (view.you || this.local)));
     if (act && this.byKeyboard && document.activeElement && !document.activeElement.closest("input, select, textarea, #prompt")) {
       this.board.focusFirst();
+    }
+  }
+
+  // hintable: hints are for games against the computer and on one device.
+  hintable(view = this.view) {
+    return view.status === "playing" && (view.mode === "ai" || view.mode === "local") && (!!view.you || !!this.local);
+  }
+
+  // hint asks the server what the computer would play at this decision,
+  // and shows it on the board and in the prompt.
+  async hint() {
+    const v = this.view;
+    if (!v || !this.hintable(v) || !this.canAct(v) || this.board.animating) return;
+    const btn = $("#hint");
+    btn.disabled = true;
+    try {
+      const res = await get(`/api/games/${encodeURIComponent(this.id)}/hint`, { token: this.tokenFor(v.to_move) });
+      if (this.view !== v || res.ply !== v.ply) return; // the game moved on meanwhile
+      const { hole } = actionHole(res.action);
+      if (hole) {
+        this.board.mark(hole, "hint", true);
+        this.hinted = hole;
+      }
+      const button = document.querySelector(`#prompt button[data-action="${res.action}"]`);
+      if (button) button.classList.add("hinted");
+      const text = `Hint (level ${res.level}): ${hintWords(v.decision, res.action)}.`;
+      const box = $("#prompt");
+      box.querySelector(".hint-line")?.remove();
+      box.querySelector(".text")?.append(h("div", { class: "hint-line" }, text));
+      this.announce(text);
+    } catch (err) {
+      toast(err.message);
+    } finally {
+      btn.disabled = !this.canAct(this.view);
     }
   }
 
@@ -404,7 +443,10 @@ class GamePage {
     if (!this.canAct()) return;
     const legal = this.view.legal || [];
     const k = e.key.toLowerCase();
-    if (k === "s" && legal.includes("stop")) {
+    if (k === "h" && this.hintable()) {
+      e.preventDefault();
+      this.hint();
+    } else if (k === "s" && legal.includes("stop")) {
       e.preventDefault();
       this.act("stop");
     } else if (k === "c") {
@@ -469,6 +511,25 @@ class GamePage {
       toast(err.message);
     }
   }
+}
+
+/** hintWords says a suggested action in words, for the decision it answers. */
+function hintWords(decision, action) {
+  const { hole, kind } = actionHole(action);
+  switch (decision) {
+    case "setup":
+      return `name ${hole} as a head`;
+    case "head":
+      return kind === "stop" ? "stop at the head" : `relay from ${hole}`;
+    case "pick":
+      return `take the stones of ${hole}`;
+    case "remove":
+      return `remove a stone from ${hole}`;
+    case "direction":
+      return kind === "cw" ? "sow clockwise" : "sow anticlockwise";
+  }
+  if (kind === "stop") return "stop";
+  return kind === "cw" ? `sow ${hole} clockwise` : `sow ${hole}`;
 }
 
 function setup() {
