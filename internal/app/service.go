@@ -38,13 +38,13 @@ type Config struct {
 	Broadcast Broadcast
 	// AIStall is how long the AI may keep a game waiting after its last
 	// change before an instance that did not make the change thinks for it
-	// (see resumeAI); <= 0: DefaultAIStall.
+	// (see resumeAI); <= 0: the longest think of one decision,
+	// ThinkTime(MaxLevel), and aiStallMargin.
 	AIStall time.Duration
 }
 
-// DefaultAIStall is the AI's longest think for one decision and a margin
-// for a busy queue.
-const DefaultAIStall = time.Duration(MaxLevel*MaxLevel)*50*time.Millisecond + 3*time.Second
+// aiStallMargin is the default stall time's margin for a busy AI queue.
+const aiStallMargin = 3 * time.Second
 
 // Service runs games: it checks every action with the rules engine, stores
 // it before acknowledging it, lets the AI play its decisions on a worker
@@ -80,7 +80,7 @@ func NewService(cfg Config) *Service {
 	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast,
 		cache: newGameCache(gameCacheSize), stall: cfg.AIStall, checking: map[string]bool{}, hints: make(chan struct{}, maxHints)}
 	if s.stall <= 0 {
-		s.stall = DefaultAIStall
+		s.stall = ThinkTime(MaxLevel) + aiStallMargin
 	}
 	if s.mover == nil {
 		s.mover = newMover()
@@ -339,7 +339,7 @@ func you(g *Game, token string) string {
 }
 
 // View returns game id as seen by the holder of token ("" for a spectator).
-// It restarts the AI if the AI is to move and idle (after a restart).
+// It resumes the AI of a game left waiting (resumeAI).
 func (s *Service) View(ctx context.Context, id, token string) (*GameView, error) {
 	v, _, err := s.CatchUp(ctx, id, token, -1)
 	return v, err
