@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"matombo/mancala"
 )
 
 // runDirect runs one of this package's run functions with the given input.
@@ -130,8 +132,35 @@ func TestPlayComputerOpensForNorth(t *testing.T) {
 	}
 }
 
+func TestPlayFromPosition(t *testing.T) {
+	// North is to move in the position: the computer opens, then the input
+	// ends and the record keeps the position.
+	const pos = "0,0,0,0,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,0,0,0,3 N"
+	path := filepath.Join(t.TempDir(), "game.txt")
+	code, out, errOut := runDirect(runPlay, "", "tsoro", "size=6", "heads=none", "--position", pos, "--level", "1", "--seed", "2", "--record", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "tsoro size=6 heads=none: you play South") || !strings.Contains(out, "North plays ") {
+		t.Errorf("output:\n%s", out)
+	}
+	text, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(text), `[Position "`+pos+`"]`) {
+		t.Errorf("record %q: %v", text, err)
+	}
+	rec, err := mancala.ParseRecord(string(text))
+	if err != nil {
+		t.Fatalf("the record does not parse: %v", err)
+	}
+	if _, err := rec.Replay(); err != nil {
+		t.Errorf("the record does not replay: %v", err)
+	}
+}
+
 func TestPlayUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"tsoro", "--level", "0"}, {"tsoro", "--side", "east"}, {"nogame"}} {
+	for _, args := range [][]string{{}, {"tsoro", "--level", "0"}, {"tsoro", "--side", "east"}, {"nogame"},
+		{"tsoro", "size=6", "--position", "1,2 S"},
+		{"tsoro", "size=6", "heads=none", "--position", "0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/2,2,0,0,0,3 N"}} {
 		code, _, errOut := runDirect(runPlay, "", args...)
 		if code != exitUsage || !strings.HasPrefix(errOut, "matombo play: ") {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)

@@ -16,7 +16,7 @@ func playCommand() command {
 	return command{
 		name:    "play",
 		summary: "play a game against the computer in the terminal",
-		usage: `usage: matombo play <ruleset> [--level K] [--side south|north] [--record file] [--seed n]
+		usage: `usage: matombo play <ruleset> [--level K] [--side south|north] [--position pos] [--record file] [--seed n]
 
 Plays a game against the computer at level K (1 beginner to 8 strongest,
 default 4). The board is drawn as South sees it (rows d and c are North's,
@@ -28,6 +28,10 @@ each of your decisions. Type an action, or:
   resign    give up the game
   quit      stop, leaving the game unfinished
 
+--position starts the game from a position (RULES.md §5, at the start of
+a turn of the side it names), such as one copied from the web app's
+position viewer; the record then carries it in a Position header.
+
 The record of the game is saved at the end (default: matombo-<time>.txt in
 the current directory).
 
@@ -35,6 +39,7 @@ examples:
   matombo play tsoro size=8
   matombo play nsolo --level 8 --side north
   matombo play "choro" --level 2 --record mygame.txt
+  matombo play tsoro size=6 heads=none --position "0,0,0,0,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,0,0,0,3 N"
 `,
 		run: runPlay,
 	}
@@ -50,16 +55,20 @@ func runPlay(ctx context.Context, e *env, args []string) int {
 	side := fs.String("side", "south", "")
 	recordPath := fs.String("record", "", "")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "")
+	position := fs.String("position", "", "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
 		return code
 	}
-	rss, err := splitRulesets(pos)
-	if err != nil || len(rss) != 1 {
-		if err == nil {
-			err = fmt.Errorf("needs one ruleset, such as: matombo play tsoro size=8")
-		}
+	if len(pos) == 0 {
+		return e.usageError(c.name, "needs one ruleset, such as: matombo play tsoro size=8")
+	}
+	start, err := startState(pos, *position)
+	if err != nil {
 		return e.usageError(c.name, "%v", err)
+	}
+	if start.IsOver() {
+		return e.usageError(c.name, "the game is over in position %q (%s): start from a position where the side to move can act", *position, start.Outcome().Reason)
 	}
 	var human mancala.Player
 	switch strings.ToLower(*side) {
@@ -78,10 +87,6 @@ func runPlay(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return exitFailure
 	}
-	start, err := mancala.NewGame(rss[0])
-	if err != nil {
-		return e.usageError(c.name, "%s", plain(err))
-	}
 	rec, err := mancala.NewRecorder(start)
 	if err != nil {
 		return exitFailure
@@ -89,7 +94,7 @@ func runPlay(ctx context.Context, e *env, args []string) int {
 	rec.SetTag(human.Name(), "human")                                         //nolint:errcheck // a valid tag
 	rec.SetTag(human.Other().Name(), fmt.Sprintf("matombo level %d", *level)) //nolint:errcheck // a valid tag
 	g := &terminalGame{e: e, rec: rec, human: human, ai: ai, hinter: hinter, in: bufio.NewScanner(e.stdin)}
-	fmt.Fprintf(e.stdout, "%s: you play %s against level %d.\n", rss[0], human.Name(), *level)
+	fmt.Fprintf(e.stdout, "%s: you play %s against level %d.\n", start.Ruleset(), human.Name(), *level)
 	g.loop(ctx)
 	path := *recordPath
 	if path == "" {
