@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,11 +27,13 @@ import (
 
 // Parameters of a run: rounds of play, each ended by kill -9.
 const (
-	rounds   = 6
-	players  = 6 // concurrent games
-	minPlay  = 150 * time.Millisecond
-	maxPlay  = 700 * time.Millisecond
-	rulesetS = "tsoro size=6"
+	rounds  = 6
+	players = 6                      // concurrent games
+	minPlay = 150 * time.Millisecond // after the first acknowledgements
+	maxPlay = 700 * time.Millisecond
+	// progressWait bounds the wait for a round's first acknowledgements.
+	progressWait = 30 * time.Second
+	rulesetS     = "tsoro size=6"
 )
 
 // buildBinary builds cmd/matombo into a temporary directory.
@@ -173,7 +176,7 @@ func call(method, url, token string, body any, out any) (int, error) {
 // acknowledged action. A request that fails without an answer may or may
 // not have been applied: it is not acknowledged, and the next round reads
 // the game afresh.
-func play(base string, g *played, rng *rand.Rand) error {
+func play(base string, g *played, rng *rand.Rand, acks *atomic.Int64) error {
 	var v view
 	if status, err := call("GET", base+"/api/games/"+g.id, "", nil, &v); err != nil {
 		if status == 0 {
@@ -203,6 +206,7 @@ func play(base string, g *played, rng *rand.Rand) error {
 			return nil // no answer: the server is gone
 		}
 		g.acked = append(g.acked, a)
+		acks.Add(1)
 		v = res.Game
 	}
 	g.over = true
@@ -324,14 +328,24 @@ func run(t *testing.T, bin, db string, openStore func() (app.Store, error)) {
 			games = append(games, &played{id: c.ID, tokens: c.Tokens})
 		}
 		var wg sync.WaitGroup
+		var acks atomic.Int64
 		errs := make(chan error, players)
 		for i, g := range activeGames(games) {
 			prng := rand.New(rand.NewPCG(rng.Uint64(), uint64(i)))
 			wg.Go(func() {
-				if err := play(srv.url, g, prng); err != nil {
+				if err := play(srv.url, g, prng, &acks); err != nil {
 					errs <- err
 				}
 			})
+		}
+		// Play goes on until the server has acknowledged some actions (on a
+		// busy machine that takes longer), then for a random while more.
+		for deadline := time.Now().Add(progressWait); acks.Load() < players; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				srv.kill()
+				wg.Wait()
+				t.Fatalf("round %d: only %d actions acknowledged in %v\n%s", round, acks.Load(), progressWait, srv.logs)
+			}
 		}
 		time.Sleep(minPlay + time.Duration(rng.Int64N(int64(maxPlay-minPlay))))
 		srv.kill() // SIGKILL at a random moment of play
