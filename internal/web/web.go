@@ -28,7 +28,11 @@
 //	/rules/choro            rules/choro.html
 //	/static/...             the files of static/ (css/, js/, img/, demo/)
 //
-// Any other path is answered 404 with the notfound.html shell. HTML is sent
+// Any other path is answered 404 with the notfound.html shell. The shells
+// share their top bar and footer: each holds the markers <!--#topbar--> and
+// <!--#footer-->, which Handler replaces once, at its start, by
+// parts/topbar.html (with the page's own link in the menu marked
+// aria-current) and parts/footer.html. HTML is sent
 // with Cache-Control: no-cache; assets are revalidated too (they carry no
 // version in their names), so a new binary is picked up at once. When the
 // server has not set a Content-Security-Policy header, Handler sets a
@@ -38,6 +42,7 @@ package web
 import (
 	"bytes"
 	"embed"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
@@ -68,16 +73,16 @@ const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-
 // segment) and the shell each one serves.
 func Pages() []Page {
 	return []Page{
-		{Route: "/", File: "index.html"},
+		{Route: "/", File: "index.html", Nav: "/"},
 		{Route: "/game/{}", File: "game.html"},
 		{Route: "/join/{}/{}", File: "join.html"},
 		{Route: "/replay/{}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
-		{Route: "/archive", File: "archive.html"},
-		{Route: "/lab", File: "lab.html"},
-		{Route: "/rules/tsoro", File: "rules/tsoro.html"},
-		{Route: "/rules/nsolo", File: "rules/nsolo.html"},
-		{Route: "/rules/choro", File: "rules/choro.html"},
+		{Route: "/archive", File: "archive.html", Nav: "/archive"},
+		{Route: "/lab", File: "lab.html", Nav: "/lab"},
+		{Route: "/rules/tsoro", File: "rules/tsoro.html", Nav: "/rules/tsoro"},
+		{Route: "/rules/nsolo", File: "rules/nsolo.html", Nav: "/rules/nsolo"},
+		{Route: "/rules/choro", File: "rules/choro.html", Nav: "/rules/choro"},
 	}
 }
 
@@ -85,6 +90,56 @@ func Pages() []Page {
 type Page struct {
 	Route string
 	File  string
+	Nav   string // the menu link marked as the current page; "" for none
+}
+
+// notFound is the shell of every unknown path.
+const notFound = "notfound.html"
+
+// Shell returns the HTML shell file with its shared parts filled in, its
+// menu link nav (if any) marked as the current page.
+func Shell(file, nav string) ([]byte, error) {
+	data, err := fs.ReadFile(FS, file)
+	if err != nil {
+		return nil, err
+	}
+	top, err := fs.ReadFile(FS, "parts/topbar.html")
+	if err != nil {
+		return nil, err
+	}
+	foot, err := fs.ReadFile(FS, "parts/footer.html")
+	if err != nil {
+		return nil, err
+	}
+	if nav != "" {
+		link := []byte(`<a href="` + nav + `">`)
+		if !bytes.Contains(top, link) {
+			return nil, fmt.Errorf("web: %s: the menu has no link to %s", file, nav)
+		}
+		top = bytes.Replace(top, link, []byte(`<a href="`+nav+`" aria-current="page">`), 1)
+	}
+	for marker, part := range map[string][]byte{"<!--#topbar-->\n": top, "<!--#footer-->\n": foot} {
+		if bytes.Count(data, []byte(marker)) != 1 {
+			return nil, fmt.Errorf("web: %s has not exactly one %s marker", file, strings.TrimSpace(marker))
+		}
+		data = bytes.Replace(data, []byte(marker), part, 1)
+	}
+	return data, nil
+}
+
+// shells fills in every page's shell, and the not-found page's, once.
+func shells() map[string][]byte {
+	out := map[string][]byte{}
+	for _, pg := range append(Pages(), Page{File: notFound}) {
+		data, err := Shell(pg.File, pg.Nav)
+		if err != nil {
+			// The shells are embedded and checked by the tests: a broken
+			// one is a build defect, not a runtime condition.
+			panic(err)
+		}
+		out[pg.File] = data
+	}
+	return out
 }
 
 // match reports whether the URL path p fits the route pattern r.
@@ -131,6 +186,7 @@ func ContentType(name string) string {
 // documentation for the routes).
 func Handler() http.Handler {
 	started := time.Now()
+	pages := shells()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -144,32 +200,29 @@ func Handler() http.Handler {
 		p := r.URL.Path
 		if name, ok := strings.CutPrefix(p, "/static/"); ok {
 			if name == "" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, ".html") {
-				serveFile(w, r, "notfound.html", http.StatusNotFound, started)
+				serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
 				return
 			}
-			serveFile(w, r, path.Clean(name), http.StatusOK, started)
+			data, err := fs.ReadFile(FS, path.Clean(name))
+			if err != nil {
+				serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
+				return
+			}
+			serve(w, r, name, data, http.StatusOK, started)
 			return
 		}
 		for _, pg := range Pages() {
 			if match(pg.Route, p) {
-				serveFile(w, r, pg.File, http.StatusOK, started)
+				serve(w, r, pg.File, pages[pg.File], http.StatusOK, started)
 				return
 			}
 		}
-		serveFile(w, r, "notfound.html", http.StatusNotFound, started)
+		serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
 	})
 }
 
-func serveFile(w http.ResponseWriter, r *http.Request, name string, status int, modtime time.Time) {
-	data, err := fs.ReadFile(FS, name)
-	if err != nil {
-		data, err = fs.ReadFile(FS, "notfound.html")
-		if err != nil {
-			http.Error(w, "web: not found", http.StatusNotFound)
-			return
-		}
-		name, status = "notfound.html", http.StatusNotFound
-	}
+// serve answers data, the content of the file name, with status.
+func serve(w http.ResponseWriter, r *http.Request, name string, data []byte, status int, modtime time.Time) {
 	w.Header().Set("Content-Type", ContentType(name))
 	w.Header().Set("Cache-Control", "no-cache")
 	if status != http.StatusOK {

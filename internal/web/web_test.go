@@ -75,7 +75,13 @@ func TestPagesServeTheirShells(t *testing.T) {
 		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
 			t.Errorf("GET %s: CSP %q", target, csp)
 		}
-		want, err := fs.ReadFile(FS, file)
+		var nav string
+		for _, pg := range Pages() {
+			if pg.File == file {
+				nav = pg.Nav
+			}
+		}
+		want, err := Shell(file, nav)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,10 +182,13 @@ func routeExists(link string) bool {
 
 func TestShellsReferenceOnlyExistingAssets(t *testing.T) {
 	for _, f := range files(t) {
-		if path.Ext(f) != ".html" {
-			continue
+		if path.Ext(f) != ".html" || strings.HasPrefix(f, "parts/") {
+			continue // the parts are checked within the shells
 		}
-		b, _ := fs.ReadFile(FS, f)
+		b, err := Shell(f, "")
+		if err != nil {
+			t.Fatal(err)
+		}
 		text := string(b)
 		refs := attrRef.FindAllStringSubmatch(text, -1)
 		if len(refs) < 3 {
@@ -208,6 +217,38 @@ func TestShellsReferenceOnlyExistingAssets(t *testing.T) {
 		if strings.Contains(text, "style=") || strings.Contains(text, "onclick=") || strings.Contains(text, "<script>") {
 			t.Errorf("%s: inline style or script (the CSP allows neither)", f)
 		}
+	}
+}
+
+// TestShellsShareTheirParts: every page is served with the one top bar and
+// footer, its own menu link (if it has one) marked as the current page,
+// and no marker left; a shell without its markers is refused.
+func TestShellsShareTheirParts(t *testing.T) {
+	h := Handler()
+	top, _ := fs.ReadFile(FS, "parts/topbar.html")
+	foot, _ := fs.ReadFile(FS, "parts/footer.html")
+	for _, pg := range append(Pages(), Page{Route: "/no/such/page", File: "notfound.html"}) {
+		route := strings.ReplaceAll(pg.Route, "{}", "x")
+		text := body(t, get(t, h, "GET", route))
+		if strings.Contains(text, "<!--#") {
+			t.Errorf("%s: a marker is left", route)
+		}
+		if n := strings.Count(text, `<header class="topbar">`); n != 1 || !strings.Contains(text, string(foot)) {
+			t.Errorf("%s: %d top bars, footer %v", route, n, strings.Contains(text, string(foot)))
+		}
+		current := regexp.MustCompile(`<a href="([^"]*)" aria-current="page">`).FindAllStringSubmatch(text, -1)
+		switch {
+		case pg.Nav == "" && (len(current) != 0 || !strings.Contains(text, string(top))):
+			t.Errorf("%s: the menu marks %v as current, want none", route, current)
+		case pg.Nav != "" && (len(current) != 1 || current[0][1] != pg.Nav):
+			t.Errorf("%s: the menu marks %v as current, want %s", route, current, pg.Nav)
+		}
+	}
+	if _, err := Shell("parts/topbar.html", ""); err == nil || !strings.Contains(err.Error(), "marker") {
+		t.Errorf("a file without markers: %v", err)
+	}
+	if _, err := Shell("index.html", "/nowhere"); err == nil || !strings.Contains(err.Error(), "no link to /nowhere") {
+		t.Errorf("a current page that is not in the menu: %v", err)
 	}
 }
 
