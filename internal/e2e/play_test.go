@@ -100,6 +100,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("ChoroClockwise", func(t *testing.T) { choroClockwise(s.with(t)) })
 	t.Run("NsoloRemoval", func(t *testing.T) { nsoloRemoval(s.with(t)) })
 	t.Run("OnlineGame", func(t *testing.T) { onlineGame(s.with(t)) })
+	t.Run("ReconnectCatchUp", func(t *testing.T) { reconnectCatchUp(s.with(t)) })
 	t.Run("ReplayAndArchive", func(t *testing.T) { replayAndArchive(s.with(t)) })
 	t.Run("Pages", func(t *testing.T) { pages(s.with(t)) })
 }
