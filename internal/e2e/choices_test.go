@@ -16,26 +16,43 @@ func clickChoice(action string) chromedp.Action[chromedp.Void] {
 	return chromedp.Click(chromedp.CSS(fmt.Sprintf(`#prompt.active button[data-action=%q]`, action)))
 }
 
+// tryClick clicks the element of the CSS selector sel if the page shows it
+// now, and reports whether it did.
+func (s *session) tryClick(ctx context.Context, sel string) bool {
+	return js[bool](s, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false;
+		e.dispatchEvent(new MouseEvent("click", {bubbles: true})); return true; })()`, sel))
+}
+
 // randomClick plays one random legal action with the mouse: a prompt's
-// button or a highlighted hole. It never sows clockwise, so that the tests
-// below reach those choices by their own clicks.
+// button or a highlighted hole, then waits until the page shows the next
+// ply. It never sows clockwise, so that the tests below reach those
+// choices by their own clicks. What it read may be gone by the time it
+// clicks (the page was still showing the last action): it then clicks
+// nothing, and the caller's loop looks again.
 func (s *session) randomClick(ctx context.Context, rng *rand.Rand) {
+	ply := js[int](s, ctx, `Number(document.body.dataset.ply || 0)`)
 	buttons := js[[]string](s, ctx, `[...document.querySelectorAll("#prompt.active button[data-action]")].map(b => b.dataset.action)`)
 	buttons = slices.DeleteFunc(buttons, func(a string) bool { return strings.HasSuffix(a, "cw") })
-	if len(buttons) > 0 {
-		s.run(ctx, clickChoice(buttons[rng.IntN(len(buttons))]))
+	holes := s.legalHoles(ctx)
+	switch {
+	case len(buttons) > 0:
+		if !s.tryClick(ctx, fmt.Sprintf(`#prompt.active button[data-action=%q]`, buttons[rng.IntN(len(buttons))])) {
+			return
+		}
+	case len(holes) > 0:
+		if !s.tryClick(ctx, fmt.Sprintf(`#board g.hole.legal[data-hole=%q]`, holes[rng.IntN(len(holes))])) {
+			return
+		}
+		// A hole that may be sown either way asks which, at once: take
+		// anticlockwise. (A hole of one action asked nothing: the prompt is
+		// still the one without buttons until the server answers.)
+		if js[bool](s, ctx, `!!document.querySelector("#prompt.active button[data-action$='cw']")`) {
+			s.tryClick(ctx, `#prompt.active button[data-action]:not([data-action$='cw'])`)
+		}
+	default:
 		return
 	}
-	holes := s.legalHoles(ctx)
-	if len(holes) == 0 {
-		s.t.Fatal("the page offers neither a button nor a hole, yet says the viewer may act")
-	}
-	s.run(ctx, clickHole(holes[rng.IntN(len(holes))]))
-	// A hole that may be sown either way asks which: take anticlockwise.
-	if js[bool](s, ctx, `!!document.querySelector("#prompt.active button[data-action$='cw']")`) {
-		plain := js[string](s, ctx, `document.querySelector("#prompt.active button:not([data-action$='cw'])").dataset.action`)
-		s.run(ctx, clickChoice(plain))
-	}
+	s.waitJS(ctx, fmt.Sprintf(`Number(document.body.dataset.ply || 0) > %d || %s === "over"`, ply, gameState), 10*time.Second)
 }
 
 // actionsPlayed lists every action of a game so far, from the server.
@@ -45,10 +62,13 @@ func (s *session) actionsPlayed(id string) []string {
 	return slices.Concat(v.Turns...)
 }
 
-// waitAct waits until the viewer may act or the game is over, and says which.
-func (s *session) waitAct(ctx context.Context) string {
-	s.waitJS(ctx, gameState+` !== "wait"`, 10*time.Second)
-	return js[string](s, ctx, gameState)
+// synced reads game id from the server and waits until the page shows the
+// same ply and lets the viewer act (or shows the end).
+func (s *session) synced(ctx context.Context, id string) gameView {
+	var v gameView
+	s.api("GET", "/api/games/"+id, "", nil, &v)
+	s.waitJS(ctx, fmt.Sprintf(`Number(document.body.dataset.ply || 0) === %d && %s !== "wait"`, v.Ply, gameState), 10*time.Second)
+	return v
 }
 
 // choroClockwise plays Choro on one device by clicks until it has sown
@@ -63,11 +83,10 @@ func choroClockwise(s *session) {
 		id := s.newGame(ctx, "choro", nil, "local", "", "")
 		s.run(ctx, setSpeed("instant"))
 		for i := 0; i < 400; i++ {
-			if s.waitAct(ctx) == "over" {
+			v := s.synced(ctx, id)
+			if v.Status == "over" {
 				break
 			}
-			var v gameView
-			s.api("GET", "/api/games/"+id, "", nil, &v)
 			cw := slices.IndexFunc(v.Legal, func(a string) bool { return strings.HasSuffix(a, "cw") })
 			midTurn := v.Decision == "direction"
 			if cw < 0 || done[midTurn] {
@@ -106,7 +125,7 @@ func choroClockwise(s *session) {
 				}
 				time.Sleep(30 * time.Millisecond)
 			}
-			s.waitAct(ctx)
+			s.synced(ctx, id)
 			s.noDesync(ctx, "choro clockwise")
 			t.Logf("game %s: sowed %s clockwise (%s), action %d", id, hole, map[bool]string{true: "mid-turn", false: "turn start"}[midTurn], before+1)
 			if done[midTurn] = true; done[!midTurn] {
@@ -128,11 +147,10 @@ func nsoloRemoval(s *session) {
 	s.run(ctx, setSpeed("instant"))
 	removed := 0
 	for i := 0; i < 400; i++ {
-		if s.waitAct(ctx) == "over" {
+		v := s.synced(ctx, id)
+		if v.Status == "over" {
 			break
 		}
-		var v gameView
-		s.api("GET", "/api/games/"+id, "", nil, &v)
 		if v.Decision != "remove" {
 			if removed > 0 {
 				t.Logf("game %s: removed %d stones by clicks", id, removed)

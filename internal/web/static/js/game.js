@@ -191,6 +191,7 @@ class GamePage {
   render(view, events) {
     const prev = this.view;
     this.view = view;
+    document.body.dataset.ply = String(view.ply); // the ply shown (the browser tests read it)
     this.choosing = null;
     if (!events || !events.length) {
       if (!prev || prev.ply !== view.ply) this.lastMove = this.lastFromTurns(view);
