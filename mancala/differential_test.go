@@ -15,7 +15,7 @@ var differentialRulesets = []string{
 	"tsoro size=12 heads=right1 bonus=3", "tsoro size=6 heads=choose bonus=1",
 	"misoro-tsoro", "misoro-tsoro heads=ends", "musoro-tsoro",
 	"nsolo", "nsolo outer=yes", "nsolo outer=yes extra=1", "nsolo extra=2",
-	"nsolo size=13 extra=3", "nsolo size=36", "choro",
+	"nsolo size=13 extra=3", "nsolo size=36", "choro opening=sequential cw=any leave=no",
 }
 
 // TestDifferential plays seeded random games with the engine and with the

@@ -14,6 +14,7 @@ type hashKeys struct {
 	opening [2]uint64
 	phase   [8]uint64
 	pending uint64
+	flags   uint64
 }
 
 // keys is computed once and never written again.
@@ -40,11 +41,13 @@ func newHashKeys(seed uint64) *hashKeys {
 		k.phase[i] = next()
 	}
 	k.pending = next()
+	k.flags = next()
 	return k
 }
 
 // Hash identifies the state: the board, the heads, the side to move, the
-// Choro opening flags and, within a turn, the decision pending. Equal states
+// Choro opening flags and, within a turn, the decision pending (with what
+// the Choro turn so far allows). Equal states
 // hash equally; the hash is kept up to date as the game is played.
 func (s *State) Hash() uint64 {
 	h := s.boardHash ^ s.markHash
@@ -52,7 +55,7 @@ func (s *State) Hash() uint64 {
 		h ^= keys.side
 	}
 	if s.phase != phaseStart && s.phase != phaseSetup {
-		h ^= keys.phase[s.phase] + uint64(s.pending)*keys.pending
+		h ^= keys.phase[s.phase] + uint64(s.pending)*keys.pending + uint64(s.choroFlags)*keys.flags
 	}
 	return h
 }

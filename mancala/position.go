@@ -136,7 +136,12 @@ func (s *State) SetPosition(text string) error {
 		return fail("the heads marked are not those of %s; its start position is %s", r.rs, s.startPositionExample())
 	}
 	var openingDone [2]bool
-	if r.choro {
+	switch {
+	case r.simultaneous && opening && side == North:
+		return fail("with opening=simultaneous both players open in one turn, South's choice then North's, so a position before it is \"S opening\"; \"N opening\" is mid-turn, between the two choices")
+	case r.simultaneous:
+		openingDone = [2]bool{!opening, !opening}
+	case r.choro:
 		openingDone = [2]bool{!opening || side == North, !opening}
 	}
 

@@ -7,12 +7,15 @@ type rules struct {
 	rs      Ruleset
 	n, loop int // columns, and holes on one player's loop (2n)
 
-	choro       bool
-	nsolo       bool // second occurrence of a position draws
-	takeOuter   bool // a capture also takes the opposite outer hole
-	picks       int  // whole-hole picks after a capture (Tsoro bonus, Nsolo extra)
-	removal     bool // Nsolo: remove as many single stones as were captured
-	chooseHeads bool // heads are named in a setup phase
+	choro        bool
+	simultaneous bool // Choro opening=simultaneous: both players open in one turn
+	cwAny        bool // Choro cw=any: any lap from a special hole may go clockwise
+	leave        bool // Choro leave=yes: captures may be left for the other special hole
+	nsolo        bool // second occurrence of a position draws
+	takeOuter    bool // a capture also takes the opposite outer hole
+	picks        int  // whole-hole picks after a capture (Tsoro bonus, Nsolo extra)
+	removal      bool // Nsolo: remove as many single stones as were captured
+	chooseHeads  bool // heads are named in a setup phase
 
 	heads   [2]uint64          // fixed heads, as bit masks of loop positions
 	outer   [2]bitset          // each player's outer row
@@ -35,6 +38,11 @@ func compile(rs Ruleset) *rules {
 	n := rs.Size
 	r := &rules{rs: rs, n: n, loop: 2 * n}
 	r.choro = rs.Game == Choro
+	if r.choro {
+		r.simultaneous = rs.Opening == OpeningSimultaneous
+		r.cwAny = rs.Clockwise == ClockwiseAny
+		r.leave = rs.Leave
+	}
 	r.nsolo = rs.Game == Nsolo
 	switch rs.Game {
 	case Tsoro, MisoroTsoro, MusoroTsoro:
@@ -109,6 +117,14 @@ func compile(rs Ruleset) *rules {
 	r.startState = &State{r: r}
 	r.startState.setStart()
 	return r
+}
+
+// otherSpecial returns p's special hole that is not loop position i.
+func (r *rules) otherSpecial(p Player, i int) int {
+	if r.special[p][0] == i {
+		return r.special[p][1]
+	}
+	return r.special[p][0]
 }
 
 // isSpecial reports whether loop position i of p is a Choro special hole.

@@ -244,12 +244,16 @@ func TestSinglesRule(t *testing.T) {
 	}
 }
 
+// dlpChoro is the DLP's reading of Choro, the only Choro before the options
+// of RULES.md §3.4.
+const dlpChoro = "choro opening=sequential cw=any leave=no"
+
 func TestChoroOpeningBackCapture(t *testing.T) {
 	// South's opening: a1 (2): a2 0→1, a3 1→2. No stone has reached the inner
 	// row, a3 was occupied and d3 (same column, North's outer row) holds 3:
 	// they go into the origin a1, which is lifted next: a1 (3): a2 1→2,
 	// a3 2→3, a4 0→1; a4 was empty: the turn ends.
-	s := game(t, "choro", "2,2,3,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,0,1,0,0,0,0,0 S opening")
+	s := game(t, dlpChoro, "2,2,3,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,0,1,0,0,0,0,0 S opening")
 	wantLegal(t, s, "a1") // an opening lifts the outer row only
 	events := play(t, s, "a1")
 	if got, want := eventsText(events), "sow a1>a3 2; move d3>a1 3; sow a1>a4 3"; got != want {
@@ -267,7 +271,7 @@ func TestChoroClockwiseCaptureAndResowing(t *testing.T) {
 	// land in b3 (1→2) with c3 and d3 occupied: in opposition, so South
 	// chooses the direction.
 	const pos = "0,2,1,0,0,0,0,2/0,1,1,0,0,0,0,0/0,1,1,0,0,0,0,0/2,0,0,0,0,0,0,0 S"
-	s := game(t, "choro", pos)
+	s := game(t, dlpChoro, pos)
 	wantLegal(t, s, "a1 a1cw")
 	play(t, s, "a1cw")
 	wantLegal(t, s, "a1 a1cw")
@@ -281,20 +285,20 @@ func TestChoroClockwiseCaptureAndResowing(t *testing.T) {
 	wantPosition(t, s, "0,0,0,0,0,0,0,2/0,0,0,0,0,0,0,0/2,3,2,0,0,0,0,0/0,1,1,0,0,0,0,0 N")
 
 	// Anticlockwise at the choice: a1 (3): a2, a3, a4, the last empty.
-	s = game(t, "choro", pos)
+	s = game(t, dlpChoro, pos)
 	play(t, s, "a1cw", "a1")
 	wantPosition(t, s, "0,0,1,0,0,0,0,2/0,0,1,0,0,0,0,0/1,2,1,0,0,0,0,0/0,1,1,1,0,0,0,0 N")
 
 	// Clockwise is refused where it does not land in opposition, and in
 	// the opening.
 	// (a1cw would land in b2, and c2 is empty.)
-	s = game(t, "choro", "2,2,2,2,2,2,2,2/2,0,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S")
+	s = game(t, dlpChoro, "2,2,2,2,2,2,2,2/2,0,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S")
 	wantLegal(t, s, "a1 a2 a3 a4 a5 a6 a7 a8 b1 b2 b2cw b3 b4 b5 b6 b7 b8") // b2cw: b3, b4, in opposition to c4 and d4
 	a1cw, _ := mancala.ParseAction("a1cw")
 	if err := s.Apply(a1cw); err == nil || !strings.Contains(err.Error(), "lands in opposition") {
 		t.Errorf("a1cw: %v", err)
 	}
-	s = game(t, "choro", "")
+	s = game(t, dlpChoro, "")
 	if err := s.Apply(a1cw); err == nil || !strings.Contains(err.Error(), "opening turn sows anticlockwise") {
 		t.Errorf("a1cw in the opening: %v", err)
 	}

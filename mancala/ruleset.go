@@ -58,6 +58,43 @@ func (h Heads) String() string {
 	return headsNames[h]
 }
 
+// Opening selects how Choro's opening is played (RULES.md §3.4).
+type Opening uint8
+
+// The opening options of Choro.
+const (
+	OpeningSimultaneous Opening = iota // simultaneous: both players open at once (Driberg)
+	OpeningSequential                  // sequential: South opens, then North (the DLP)
+)
+
+// ClockwiseRule selects when Choro allows clockwise laps (RULES.md §3.4).
+type ClockwiseRule uint8
+
+// The cw options of Choro.
+const (
+	ClockwiseFirst ClockwiseRule = iota // first: only re-sowing captures, chained only from the turn's first lap (Driberg)
+	ClockwiseAny                        // any: any lap from a special hole that would capture (the DLP)
+)
+
+var openingNames = [...]string{"simultaneous", "sequential"}
+var clockwiseNames = [...]string{"first", "any"}
+
+// String returns the option value, "simultaneous" or "sequential".
+func (o Opening) String() string {
+	if int(o) >= len(openingNames) {
+		return "opening(" + strconv.Itoa(int(o)) + ")"
+	}
+	return openingNames[o]
+}
+
+// String returns the option value, "first" or "any".
+func (c ClockwiseRule) String() string {
+	if int(c) >= len(clockwiseNames) {
+		return "cw(" + strconv.Itoa(int(c)) + ")"
+	}
+	return clockwiseNames[c]
+}
+
 // Ruleset is a game and its options. The zero value is not valid; build one
 // with ParseRuleset or Default and check it with Validate. Rulesets are
 // comparable values: two rulesets are the same rules when they are ==, except
@@ -69,6 +106,17 @@ type Ruleset struct {
 	Bonus int   // Tsoro family: whole-hole bonus picks after a capture
 	Outer bool  // Nsolo: a capture also takes the opposite outer hole
 	Extra int   // Nsolo: whole-hole picks instead of the stone removal (0: removal)
+
+	Opening   Opening       // Choro: simultaneous or sequential opening
+	Clockwise ClockwiseRule // Choro: when clockwise laps are allowed
+	Leave     bool          // Choro: captured stones may be left for the other special hole
+}
+
+// DLPChoro is the Digital Ludeme Project's reading of Choro, the only Choro
+// before the three options of RULES.md §3.4:
+// "choro opening=sequential cw=any leave=no".
+func DLPChoro() Ruleset {
+	return Ruleset{Game: Choro, Size: 8, Opening: OpeningSequential, Clockwise: ClockwiseAny}
 }
 
 // Default returns g with every option at its default.
@@ -83,7 +131,7 @@ func Default(g Game) Ruleset {
 	case Nsolo:
 		return Ruleset{Game: Nsolo, Size: 8}
 	case Choro:
-		return Ruleset{Game: Choro, Size: 8}
+		return Ruleset{Game: Choro, Size: 8, Leave: true}
 	}
 	return Ruleset{}
 }
@@ -138,39 +186,59 @@ var headsOption = option{
 	},
 }
 
-var outerOption = option{
-	key:     "outer",
-	allowed: "yes or no",
-	get: func(r Ruleset) string {
-		if r.Outer {
-			return "yes"
-		}
-		return "no"
-	},
-	set: func(r *Ruleset, v string) error {
-		switch v {
-		case "yes":
-			r.Outer = true
-		case "no":
-			r.Outer = false
-		default:
-			return fmt.Errorf("outer=%q is not allowed; outer takes yes or no", v)
-		}
-		return nil
-	},
+// boolOption is an option of the values yes and no.
+func boolOption(key string, field func(*Ruleset) *bool) option {
+	return option{
+		key:     key,
+		allowed: "yes or no",
+		get: func(r Ruleset) string {
+			if *field(&r) {
+				return "yes"
+			}
+			return "no"
+		},
+		set: func(r *Ruleset, v string) error {
+			switch v {
+			case "yes":
+				*field(r) = true
+			case "no":
+				*field(r) = false
+			default:
+				return fmt.Errorf("%s=%q is not allowed; %s takes yes or no", key, v, key)
+			}
+			return nil
+		},
+	}
 }
 
-var openingOption = option{
-	key:     "opening",
-	allowed: "sequential (simultaneous is not yet modelled)",
-	get:     func(Ruleset) string { return "sequential" },
-	set: func(_ *Ruleset, v string) error {
-		if v != "sequential" {
-			return fmt.Errorf("opening=%q is not allowed; opening takes sequential (simultaneous is not yet modelled)", v)
-		}
-		return nil
-	},
+// enumOption is an option of named values, stored as their index in names.
+func enumOption[T ~uint8](key string, names []string, field func(*Ruleset) *T) option {
+	allowed := "one of " + strings.Join(names, ", ")
+	if len(names) == 2 {
+		allowed = names[0] + " or " + names[1]
+	}
+	return option{
+		key:     key,
+		allowed: allowed,
+		get:     func(r Ruleset) string { return names[*field(&r)] },
+		set: func(r *Ruleset, v string) error {
+			for i, name := range names {
+				if v == name {
+					*field(r) = T(i)
+					return nil
+				}
+			}
+			return fmt.Errorf("%s=%q is not allowed; %s takes %s", key, v, key, allowed)
+		},
+	}
 }
+
+var (
+	outerOption   = boolOption("outer", func(r *Ruleset) *bool { return &r.Outer })
+	openingOption = enumOption("opening", openingNames[:], func(r *Ruleset) *Opening { return &r.Opening })
+	cwOption      = enumOption("cw", clockwiseNames[:], func(r *Ruleset) *ClockwiseRule { return &r.Clockwise })
+	leaveOption   = boolOption("leave", func(r *Ruleset) *bool { return &r.Leave })
+)
 
 // options lists the options of g in their canonical order.
 func options(g Game) []option {
@@ -180,7 +248,7 @@ func options(g Game) []option {
 	case Nsolo:
 		return []option{sizeOption(g), outerOption, intOption("extra", 0, 3, func(r *Ruleset) *int { return &r.Extra })}
 	case Choro:
-		return []option{sizeOption(g), openingOption}
+		return []option{sizeOption(g), openingOption, cwOption, leaveOption}
 	}
 	return nil
 }
@@ -278,7 +346,10 @@ func (r Ruleset) Validate() error {
 		if err := check(r.Bonus >= 0 && r.Bonus <= 3, "bonus", "a whole number from 0 to 3", r.Bonus); err != nil {
 			return err
 		}
-		return check(!r.Outer && r.Extra == 0, "outer/extra", "nothing: they are Nsolo options", "set")
+		if err := check(!r.Outer && r.Extra == 0, "outer/extra", "nothing: they are Nsolo options", "set"); err != nil {
+			return err
+		}
+		return r.noChoroOptions()
 	case Nsolo:
 		if err := check(r.Size >= 8 && r.Size <= 36, "size", "a whole number from 8 to 36", r.Size); err != nil {
 			return err
@@ -286,12 +357,30 @@ func (r Ruleset) Validate() error {
 		if err := check(r.Extra >= 0 && r.Extra <= 3, "extra", "a whole number from 0 to 3", r.Extra); err != nil {
 			return err
 		}
-		return check(r.Heads == HeadsNone && r.Bonus == 0, "heads/bonus", "nothing: they are Tsoro options", "set")
+		if err := check(r.Heads == HeadsNone && r.Bonus == 0, "heads/bonus", "nothing: they are Tsoro options", "set"); err != nil {
+			return err
+		}
+		return r.noChoroOptions()
 	case Choro:
 		if err := check(r.Size == 8, "size", "8 only", r.Size); err != nil {
 			return err
 		}
-		return check(r.Heads == HeadsNone && r.Bonus == 0 && !r.Outer && r.Extra == 0, "options", "none but size=8", "set")
+		if err := check(r.Opening <= OpeningSequential, "opening", openingOption.allowed, r.Opening); err != nil {
+			return err
+		}
+		if err := check(r.Clockwise <= ClockwiseAny, "cw", cwOption.allowed, r.Clockwise); err != nil {
+			return err
+		}
+		return check(r.Heads == HeadsNone && r.Bonus == 0 && !r.Outer && r.Extra == 0, "options", "only size=8, opening, cw and leave", "set")
+	}
+	return nil
+}
+
+// noChoroOptions checks that a ruleset of another game leaves Choro's
+// options at their zero values.
+func (r Ruleset) noChoroOptions() error {
+	if r.Opening != 0 || r.Clockwise != 0 || r.Leave {
+		return fmt.Errorf("mancala: %s: opening/cw/leave=set is not allowed; opening, cw and leave are Choro options", r.Game)
 	}
 	return nil
 }

@@ -18,8 +18,10 @@ func TestParseRulesetCanonical(t *testing.T) {
 		{"musoro-tsoro", "musoro-tsoro", "musoro-tsoro size=8 heads=right1 bonus=0"},
 		{"nsolo extra=1 outer=yes", "nsolo outer=yes extra=1", "nsolo size=8 outer=yes extra=1"},
 		{"nsolo size=36", "nsolo size=36", "nsolo size=36 outer=no extra=0"},
-		{"choro", "choro", "choro size=8 opening=sequential"},
-		{"choro size=8 opening=sequential", "choro", "choro size=8 opening=sequential"},
+		{"choro", "choro", "choro size=8 opening=simultaneous cw=first leave=yes"},
+		{"choro size=8 opening=simultaneous", "choro", "choro size=8 opening=simultaneous cw=first leave=yes"},
+		{"choro leave=no cw=any opening=sequential", "choro opening=sequential cw=any leave=no", "choro size=8 opening=sequential cw=any leave=no"},
+		{"choro cw=any", "choro cw=any", "choro size=8 opening=simultaneous cw=any leave=yes"},
 	} {
 		rs, err := mancala.ParseRuleset(c.in)
 		if err != nil {
@@ -58,7 +60,11 @@ func TestParseRulesetErrors(t *testing.T) {
 		{"nsolo outer=maybe", "outer takes yes or no"},
 		{"nsolo extra=-1", "extra takes a whole number from 0 to 3"},
 		{"choro size=9", "size takes a whole number from 8 to 8"},
-		{"choro opening=simultaneous", "opening takes sequential (simultaneous is not yet modelled)"},
+		{"choro opening=both", `opening="both" is not allowed; opening takes simultaneous or sequential`},
+		{"choro cw=never", `cw="never" is not allowed; cw takes first or any`},
+		{"choro leave=maybe", "leave takes yes or no"},
+		{"choro bonus=1", `unknown choro option "bonus"; options are size, opening, cw, leave`},
+		{"tsoro leave=yes", `unknown tsoro option "leave"`},
 	} {
 		_, err := mancala.ParseRuleset(c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -73,6 +79,10 @@ func TestRulesetValidate(t *testing.T) {
 		{Game: mancala.Tsoro, Size: 5},
 		{Game: mancala.Nsolo, Size: 8, Bonus: 1},
 		{Game: mancala.Choro, Size: 8, Outer: true},
+		{Game: mancala.Choro, Size: 8, Opening: 2},
+		{Game: mancala.Choro, Size: 8, Clockwise: 2},
+		{Game: mancala.Tsoro, Size: 8, Leave: true},
+		{Game: mancala.Nsolo, Size: 8, Opening: mancala.OpeningSequential},
 		{Game: mancala.Tsoro, Size: 8, Heads: mancala.Heads(9)},
 	}
 	for _, rs := range bad {
@@ -118,6 +128,7 @@ func TestSetPositionErrors(t *testing.T) {
 		{"tsoro size=6", "2*,2*,2,2,2,2/0*,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2*,2* S", "hole c1 is marked as a head, but heads are in the outer rows"},
 		{"tsoro size=6", "2*,2*,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2*,2* S opening", "only Choro positions"},
 		{"choro", "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S first", `only " opening" may follow`},
+		{"choro", "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N opening", `a position before it is "S opening"`},
 		{"nsolo", "250,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 S", "too many stones"},
 		{"misoro-tsoro", "2,2,2,2,2,2,2,2/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2*,2,2,2,2,2,2,2 S", "cannot occur"},
 	} {
@@ -142,8 +153,9 @@ func TestSetPositionStates(t *testing.T) {
 	if !s.InSetup() || s.ToMove() != mancala.North {
 		t.Fatal("want North to name a head")
 	}
-	// Choro: North to make its opening (South has made its own).
-	s, _ = mancala.NewGame(mancala.MustParseRuleset("choro"))
+	// Choro, sequential opening: North to make its opening (South has made
+	// its own).
+	s, _ = mancala.NewGame(mancala.MustParseRuleset("choro opening=sequential"))
 	const pos = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N opening"
 	if err := s.SetPosition(pos); err != nil {
 		t.Fatal(err)

@@ -20,13 +20,14 @@ const MaxTurns = 2000
 type phase uint8
 
 const (
-	phaseStart     phase = iota // the first action of a turn: lift a hole
-	phaseSetup                  // heads=choose: name a head (a turn of its own)
-	phaseHead                   // an occupied head: relay from it or stop; pending: the head
-	phasePick                   // whole-hole picks; pending: picks left
-	phaseRemove                 // Nsolo stone removal; pending: stones left
-	phaseDirection              // Choro: sow pending hole anticlockwise or clockwise
-	phaseOver                   // the game has ended
+	phaseStart        phase = iota // the first action of a turn: lift a hole
+	phaseSetup                     // heads=choose: name a head (a turn of its own)
+	phaseHead                      // an occupied head: relay from it or stop; pending: the head
+	phasePick                      // whole-hole picks; pending: picks left
+	phaseRemove                    // Nsolo stone removal; pending: stones left
+	phaseDirection                 // Choro: how the next lap goes on; pending: the hole it lifts
+	phaseOpeningNorth              // Choro simultaneous opening: North's choice; pending: South's
+	phaseOver                      // the game has ended
 )
 
 // Result is the result of a game, as written in records.
@@ -111,6 +112,12 @@ type Stats struct {
 	Captures int // captures (a capture with its picks or removals counts once)
 	Removed  int // stones taken off the board (captures, picks, removals)
 	LapCuts  int // turns ended by the lap limit
+
+	// Choro (RULES.md §3.4).
+	SameStepOpenings int // simultaneous openings whose two sowings ended in the same step
+	ClockwiseLimited int // decisions where cw=first withheld a clockwise lap that cw=any would offer
+	Switches         int // leave=yes: stones left and the other special hole sown clockwise
+	OtherHoles       int // leave=yes: another hole sown anticlockwise instead of the origin
 }
 
 // State is a game in progress: the board, whose decision it is and what
@@ -135,6 +142,7 @@ type State struct {
 	openingDone  [2]bool   // Choro: the player has made the opening turn
 	openingTurn  bool      // Choro: the turn in progress is the mover's opening
 	reachedInner bool      // Choro: a stone of this turn reached the inner row
+	choroFlags   turnFlags // Choro: what the turn so far allows next (choro.go)
 
 	moves        bitset // turn start: the loop positions the side to move may lift
 	boardHash    uint64
@@ -278,7 +286,9 @@ func (s *State) Pending() string {
 	case phaseRemove:
 		return fmt.Sprintf("remove %s from the opponent's side", count(s.pending, "more stone"))
 	case phaseDirection:
-		return "sow " + s.hole(s.side, s.pending).String() + " anticlockwise or clockwise"
+		return s.lapPending()
+	case phaseOpeningNorth:
+		return "choose your opening hole (South has chosen, unseen)"
 	case phaseSetup:
 		return "name a head in your outer row"
 	}
@@ -300,7 +310,7 @@ func (s *State) hole(p Player, i int) Hole { return holeAt(p, i, s.r.n) }
 func (s *State) Legal(buf []Action) []Action {
 	r, p := s.r, s.side
 	switch s.phase {
-	case phaseStart:
+	case phaseStart, phaseOpeningNorth:
 		for w, m := range s.moves {
 			for ; m != 0; m &= m - 1 {
 				buf = append(buf, r.acts[p][w<<6|bits.TrailingZeros64(m)])
@@ -324,8 +334,7 @@ func (s *State) Legal(buf []Action) []Action {
 			}
 		}
 	case phaseDirection:
-		h := s.hole(p, s.pending)
-		buf = append(buf, HoleAction(h), Clockwise(h))
+		buf = s.lapLegal(buf)
 	}
 	return buf
 }
@@ -354,9 +363,12 @@ func (s *State) Apply(a Action) error {
 	s.stats.Actions++
 	switch s.phase {
 	case phaseStart:
-		if s.r.choro {
+		switch {
+		case s.r.simultaneous && !s.openingDone[s.side]:
+			s.chooseOpening(i)
+		case s.r.choro:
 			s.choroTurn(i, a.Kind() == KindClockwise)
-		} else {
+		default:
 			s.tsoroLaps(i)
 		}
 	case phaseSetup:
@@ -380,7 +392,9 @@ func (s *State) Apply(a Action) error {
 		s.pending--
 		s.removal(s.pending)
 	case phaseDirection:
-		s.choroLaps(i, a.Kind() == KindClockwise)
+		s.decideLap(a.Kind(), i)
+	case phaseOpeningNorth:
+		s.playOpenings(s.pending, i)
 	}
 	return nil
 }
@@ -466,11 +480,15 @@ func (s *State) refuse(a Action, p Player, i int) string {
 		}
 		return ""
 	case phaseDirection:
-		if (kind == KindHole || kind == KindClockwise) && p == me && i == s.pending {
+		if p == me && s.lapOffers(kind, i) {
 			return ""
 		}
-		h := s.hole(me, s.pending)
-		return "choose the direction for " + h.String() + ": " + h.String() + " or " + h.String() + "cw"
+		return "the next lap lifts " + s.hole(me, s.pending).String() + ": " + s.lapPending()
+	case phaseOpeningNorth:
+		if kind != KindHole || p != me || !s.moves.has(i) {
+			return "North's opening lifts a hole of North's outer row with 2 or more stones"
+		}
+		return ""
 	}
 	return "the game is over"
 }
@@ -605,6 +623,7 @@ func (s *State) endTurn() {
 	s.side ^= 1
 	s.laps = 0
 	s.pending = 0
+	s.choroFlags = 0
 	if s.irreversible {
 		s.history = s.history[:0]
 		s.irreversible = false
@@ -621,6 +640,10 @@ func (s *State) beginTurn() {
 	}
 	if s.phase == phaseStart && !s.computeMoves() {
 		s.finish(winFor(s.side^1), NoMoves)
+		return
+	}
+	if s.r.simultaneous && !s.openingDone[North] && !s.northCanOpen() {
+		s.finish(SouthWins, NoMoves)
 		return
 	}
 	h := s.Hash()

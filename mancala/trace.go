@@ -42,6 +42,11 @@ type Event struct {
 	From, To  Hole
 	Stones    int
 	Clockwise bool
+	// Step is the lockstep step of the simultaneous Choro opening in which
+	// the event happens (a lap: its first drop; a capture: the judging), from
+	// 1; 0 outside that opening. Laps of both players with the same Step are
+	// sown together, a stone a step each.
+	Step int
 }
 
 // ApplyTraced is Apply that also appends to events what happened on the
