@@ -109,29 +109,128 @@ func (r *Record) startSide() Player {
 	return South
 }
 
-// turnSide returns the side playing turn t (0-based) and its move number.
-func turnSide(start Player, t int) (Player, int) {
-	k := t + int(start)
-	return Player(k % 2), k/2 + 1
+// opensSimultaneously reports whether the record's first turn is a
+// simultaneous Choro opening (RULES.md §3.4), written a6|d3.
+func (r *Record) opensSimultaneously() bool {
+	return r.Ruleset.Game == Choro && r.Ruleset.Opening == OpeningSimultaneous &&
+		(r.Position == "" || strings.HasSuffix(r.Position, " S opening"))
+}
+
+// turnOrder says who plays each turn of a record, for move numbers.
+type turnOrder struct {
+	start        Player // the side of the first turn, or of the first turn after a simultaneous opening
+	simultaneous bool   // the first turn is a simultaneous Choro opening, played by both
+}
+
+// order returns the record's turn order. After a simultaneous opening the
+// side that plays first depends on the sowing, so the opening is played to
+// find it; a record whose opening is missing or illegal numbers as if South
+// played first (Replay then says what is wrong).
+func (r *Record) order() turnOrder {
+	o := turnOrder{start: r.startSide()}
+	if !r.opensSimultaneously() {
+		return o
+	}
+	o.simultaneous, o.start = true, South
+	if len(r.Turns) == 0 {
+		return o
+	}
+	s, err := r.Start()
+	if err != nil {
+		return o
+	}
+	for _, a := range r.Turns[0] {
+		if s.Apply(a) != nil {
+			return o
+		}
+	}
+	if s.AtTurnStart() {
+		o.start = s.ToMove()
+	}
+	return o
+}
+
+// turn returns the side playing turn t (0-based), its move number, and
+// whether it is the simultaneous opening (both sides; side is then South,
+// who chooses first). Move k holds South's turn then North's; after a
+// simultaneous opening (move 1) the main phase starts at move 2, "2..."
+// when North plays first.
+func (o turnOrder) turn(t int) (side Player, num int, both bool) {
+	if !o.simultaneous {
+		k := t + int(o.start)
+		return Player(k % 2), k/2 + 1, false
+	}
+	if t == 0 {
+		return South, 1, true
+	}
+	k := t - 1 + int(o.start)
+	return Player(k % 2), k/2 + 2, false
+}
+
+// actionSeparator returns how the actions of a turn are joined: "|" between
+// the two choices of a simultaneous opening, "," otherwise.
+func actionSeparator(both bool) string {
+	if both {
+		return "|"
+	}
+	return ","
+}
+
+// ReadingError is a record of Choro at its defaults (Driberg's reading)
+// that cannot be read or replayed so, but can under the DLP's reading, the
+// only Choro before the options of RULES.md §3.4: most likely a record made
+// before them. Suggest is the ruleset to write in its Ruleset header.
+type ReadingError struct {
+	Err     error   // why the record fails under its own Ruleset header
+	Suggest Ruleset // the reading it plays: DLPChoro()
+}
+
+// Error names the fault and the Ruleset header that makes the record play.
+func (e *ReadingError) Error() string {
+	return fmt.Sprintf("%v; this record plays the DLP reading: set [Ruleset %q]", e.Err, e.Suggest.String())
+}
+
+// Unwrap returns the error under the record's own Ruleset header.
+func (e *ReadingError) Unwrap() error { return e.Err }
+
+// suggestReading returns err as a *ReadingError when the record text, read
+// as Choro's DLP reading instead of its default one, parses and replays;
+// else err unchanged.
+func suggestReading(text string, rs Ruleset, err error) error {
+	if rs != Default(Choro) {
+		return err
+	}
+	dlp := DLPChoro()
+	p := recordParser{rec: &Record{}, reading: &dlp}
+	if p.parse(text) != nil {
+		return err
+	}
+	if _, rerr := p.rec.replay(); rerr != nil {
+		return err
+	}
+	return &ReadingError{Err: err, Suggest: dlp}
 }
 
 // ParseRecord reads a game record (RULES.md §5). It checks the syntax, the
 // headers (the Ruleset, Result and Position headers must be valid, Ruleset
 // and Result are required, no header twice), the move numbers and the
 // trailing result; whether the actions are legal is for Replay to say.
+// A record of Choro at its defaults that reads only as the DLP's reading
+// gets a *ReadingError saying so.
 func ParseRecord(text string) (*Record, error) {
 	p := recordParser{rec: &Record{}}
 	if err := p.parse(text); err != nil {
-		return nil, err
+		return nil, suggestReading(text, p.rec.Ruleset, err)
 	}
 	return p.rec, nil
 }
 
 type recordParser struct {
 	rec       *Record
+	reading   *Ruleset // when set, read the record as this ruleset instead of its header's
 	line      int
 	seen      map[string]bool
-	start     Player
+	order     turnOrder
 	number    int // move number read and not yet followed by its turn (0: none)
 	numberTok string
 	numberAt  int
@@ -253,6 +352,9 @@ func (p *recordParser) endHeaders() error {
 	if !p.seen["Result"] {
 		return p.fail(`no Result header; add [Result "S"], [Result "N"], [Result "draw"] or [Result "*"] (in play)`, "")
 	}
+	if p.reading != nil {
+		p.rec.Ruleset = *p.reading
+	}
 	if p.rec.Position != "" {
 		s, err := NewGame(p.rec.Ruleset)
 		if err != nil {
@@ -263,7 +365,7 @@ func (p *recordParser) endHeaders() error {
 		}
 		p.rec.Position = s.Position()
 	}
-	p.start = p.rec.startSide()
+	p.order = p.rec.order()
 	return nil
 }
 
@@ -290,22 +392,41 @@ func (p *recordParser) token(tok string) error {
 		tok = rest
 	}
 	t := len(p.rec.Turns)
-	side, _ := turnSide(p.start, t)
+	side, _, both := p.order.turn(t)
+	fail := func(k int, reason string, err error) error {
+		return &RecordError{Line: p.line, Turn: t + 1, Side: side.Name(), Action: k, Text: tok, Reason: reason, Err: err}
+	}
+	parts := strings.Split(tok, actionSeparator(both))
+	switch {
+	case both && (strings.Contains(tok, ",") || len(parts) > 2):
+		return fail(0, "the simultaneous opening is one turn of two choices, South's then North's, joined by \"|\", such as a6|d3", nil)
+	case !both && strings.Contains(tok, "|"):
+		return fail(0, "\"|\" joins only the two choices of a simultaneous Choro opening (the first turn of choro with opening=simultaneous); the actions of a turn are joined by \",\"", nil)
+	}
 	var turn []Action
-	for k, text := range strings.Split(tok, ",") {
+	for k, text := range parts {
 		a, err := ParseAction(text)
 		if err != nil {
 			reason := "bad action"
 			if text == "" {
 				reason = "empty action; a turn is its actions joined by \",\" with no spaces, such as a7,stop or b2,xd4,xc7"
+				if both {
+					reason = "empty choice; the simultaneous opening is written South's choice|North's choice, such as a6|d3"
+				}
 				err = nil
 			}
-			return &RecordError{Line: p.line, Turn: t + 1, Side: side.Name(), Action: k + 1, Text: tok, Reason: reason, Err: err}
+			if both && k == 1 {
+				side = North
+			}
+			return fail(k+1, reason, err)
 		}
 		turn = append(turn, a)
 	}
 	p.number = 0
 	p.rec.Turns = append(p.rec.Turns, turn)
+	if both {
+		p.order = p.rec.order()
+	}
 	return nil
 }
 
@@ -329,7 +450,7 @@ func (p *recordParser) moveNumber(tok string) (string, error) {
 		return "", p.fail(fmt.Sprintf("move number %q is followed by another move number, not a turn", p.numberTok), tok)
 	}
 	t := len(p.rec.Turns)
-	side, want := turnSide(p.start, t)
+	side, want, _ := p.order.turn(t)
 	wantDots := 1
 	if side == North {
 		wantDots = 3
@@ -480,7 +601,7 @@ func (r *Record) String() string {
 		fmt.Fprintf(&b, "[%s %s]\n", t.Key, quoteValue(t.Value))
 	}
 	b.WriteByte('\n')
-	start := r.startSide()
+	order := r.order()
 	width := 0
 	put := func(unit string) {
 		switch {
@@ -498,15 +619,16 @@ func (r *Record) String() string {
 	var unit strings.Builder
 	for t, turn := range r.Turns {
 		unit.Reset()
-		side, num := turnSide(start, t)
-		if side == South {
+		side, num, both := order.turn(t)
+		switch {
+		case side == South:
 			unit.WriteString(strconv.Itoa(num) + ". ")
-		} else if t == 0 {
+		case t == 0 || (order.simultaneous && t == 1):
 			unit.WriteString(strconv.Itoa(num) + "... ")
 		}
 		for k, a := range turn {
 			if k > 0 {
-				unit.WriteByte(',')
+				unit.WriteString(actionSeparator(both))
 			}
 			unit.WriteString(a.String())
 		}
@@ -536,8 +658,23 @@ func (r *Record) Start() (*State, error) {
 // checks that every action is legal, that each turn ends exactly after its
 // last written action (only the last turn may be unfinished: the game then
 // stopped mid-turn, in play or ended outside the rules), and that a game the
-// rules have ended carries their result. Errors are *RecordError naming the turn, the side and the action.
+// rules have ended carries their result. Errors are *RecordError naming the
+// turn, the side and the action; a record of Choro at its defaults that
+// replays only as the DLP's reading gets a *ReadingError saying so.
 func (r *Record) Replay() (*State, error) {
+	s, err := r.replay()
+	if err != nil && r.Ruleset == Default(Choro) {
+		dlp := *r
+		dlp.Ruleset = DLPChoro()
+		if _, derr := dlp.replay(); derr == nil {
+			return nil, &ReadingError{Err: err, Suggest: dlp.Ruleset}
+		}
+	}
+	return s, err
+}
+
+// replay is Replay without the suggestion of another reading.
+func (r *Record) replay() (*State, error) {
 	s, err := r.Start()
 	if err != nil {
 		return nil, err
@@ -554,6 +691,7 @@ func (r *Record) Replay() (*State, error) {
 			return nil, fail(0, "", "empty turn; a turn has one or more actions", nil)
 		}
 		for k, a := range turn {
+			side = s.ToMove()
 			if err := s.Apply(a); err != nil {
 				reason := "" // the engine's error names the action: "illegal action d5: …"
 				if !strings.Contains(err.Error(), " "+a.String()+":") {
