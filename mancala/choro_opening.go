@@ -144,3 +144,29 @@ func (s *State) stepEvent(step int) {
 		(*s.trace)[len(*s.trace)-1].Step = step
 	}
 }
+
+// InSimultaneousOpening reports whether the next action is a choice of the
+// simultaneous Choro opening: South's, at the start of the game's first turn,
+// or North's, with South's choice made and held unseen.
+func (s *State) InSimultaneousOpening() bool {
+	return s.r.simultaneous && !s.openingDone[North] && (s.phase == phaseStart || s.phase == phaseOpeningNorth)
+}
+
+// OpeningChoiceHidden reports whether s holds South's choice of the
+// simultaneous opening, which nobody but South may see until North has
+// chosen: a program choosing for North must choose from BeforeOpeningChoice.
+func (s *State) OpeningChoiceHidden() bool { return s.phase == phaseOpeningNorth }
+
+// BeforeOpeningChoice returns a copy of s as it was before South's choice of
+// the simultaneous opening, if s holds one (OpeningChoiceHidden); else a
+// copy of s. A program choosing for North uses it, so that it cannot use
+// South's choice.
+func (s *State) BeforeOpeningChoice() *State {
+	c := s.Clone()
+	if c.phase == phaseOpeningNorth {
+		c.side, c.phase, c.pending = South, phaseStart, 0
+		c.stats.Actions--
+		c.computeMoves()
+	}
+	return c
+}
