@@ -142,7 +142,8 @@ func TestPerftCounts(t *testing.T) {
 		{[]string{"musoro-tsoro"}, []uint64{8, 52, 272, 1480, 7274}},
 		{[]string{"nsolo"}, []uint64{15, 217, 2517}},
 		{[]string{"nsolo", "outer=yes", "extra=1"}, []uint64{15, 209, 2169}},
-		{[]string{"choro"}, []uint64{8, 37, 345, 2774}},
+		{[]string{"choro"}, []uint64{8, 64, 504, 4327}},
+		{[]string{"choro", "opening=sequential", "cw=any", "leave=no"}, []uint64{8, 37, 345, 2774}},
 	}
 	for _, tc := range cases {
 		args := append(append([]string{"perft"}, tc.ruleset...), strconv.Itoa(len(tc.want)))
