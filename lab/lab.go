@@ -328,12 +328,18 @@ func (w *worker) play(ctx context.Context, s *mancala.State, g int) (game Game, 
 		if players[0] != nil {
 			game.Hash = mix(game.Hash ^ uint64(a) ^ uint64(game.Decisions)<<16)
 		}
+		opening := s.InSimultaneousOpening()
 		if err := s.Apply(a); err != nil {
 			return game, false, fmt.Errorf("a chosen action was refused: %w", err)
+		}
+		if opening && !s.InSimultaneousOpening() {
+			game.Opened, game.FirstMover = true, s.ToMove()
 		}
 	}
 	st := s.Stats()
 	game.Outcome = s.Outcome()
 	game.Turns, game.Laps, game.Captures, game.LapCuts = st.Turns, st.Laps, st.Captures, st.LapCuts
+	game.SameStep = st.SameStepOpenings > 0
+	game.CWLimited, game.Switches, game.OtherHoles = st.ClockwiseLimited, st.Switches, st.OtherHoles
 	return game, true, nil
 }

@@ -259,11 +259,42 @@ func TestJSONFields(t *testing.T) {
 	if list[0]["ruleset"] != "choro" || list[0]["games"] != 50.0 {
 		t.Errorf("ruleset %v games %v", list[0]["ruleset"], list[0]["games"])
 	}
-	// Every CSV column is a JSON field of the same name.
+	// Every CSV column is a JSON field of the same name (choro_x: the field
+	// x of the choro object).
+	choro, _ := list[0]["choro"].(map[string]any)
 	for _, col := range CSVHeader() {
-		if _, ok := list[0][col]; !ok {
+		fields, key := list[0], col
+		if k, ok := strings.CutPrefix(col, "choro_"); ok {
+			fields, key = choro, k
+		}
+		if _, ok := fields[key]; !ok {
 			t.Errorf("CSV column %q is not a JSON field", col)
 		}
+	}
+}
+
+// TestChoroFigures checks the figures of Choro's options: Driberg's reading
+// opens simultaneously in every game, with same-step finishes and first
+// movers of both sides, and its cw=first and leave=yes rules come into play;
+// the DLP's reading has none of them; other games have no Choro figures.
+func TestChoroFigures(t *testing.T) {
+	const games = 400
+	rep := mustRun(t, Config{Rulesets: rulesets(t, "choro", "choro opening=sequential cw=any leave=no", "nsolo"), Games: games, Seed: 3})
+	d, dlp := rep.Rulesets[0].Choro, rep.Rulesets[1].Choro
+	if d == nil || dlp == nil || rep.Rulesets[2].Choro != nil {
+		t.Fatalf("choro figures %v %v %v", d, dlp, rep.Rulesets[2].Choro)
+	}
+	if d.Opened != games || d.NorthFirst == 0 || d.NorthFirst == games || d.SameStep == 0 || d.SameStep == games {
+		t.Errorf("Driberg's opening: %+v", d)
+	}
+	if d.FirstMoverWins == 0 || d.FirstMoverWinRate < d.FirstMoverWinLow || d.FirstMoverWinRate > d.FirstMoverWinHigh {
+		t.Errorf("first mover: %+v", d)
+	}
+	if d.CWLimitedGames == 0 || d.SwitchGames == 0 || d.OtherHoleGames == 0 || d.OtherHoleGames > d.SwitchGames {
+		t.Errorf("cw=first and leave=yes never came into play (or other holes without a switch): %+v", d)
+	}
+	if dlp.Opened != 0 || dlp.CWLimitedGames != 0 || dlp.SwitchGames != 0 || dlp.OtherHoleGames != 0 {
+		t.Errorf("the DLP reading has no simultaneous opening, cw=first or leave: %+v", dlp)
 	}
 }
 

@@ -82,6 +82,55 @@ type Summary struct {
 	// for level players only (0 for random players): a deterministic level
 	// repeats a game whenever the random opening repeats.
 	DistinctGames int64 `json:"distinct_games"`
+	// Choro holds the figures of Choro's options; nil for other games.
+	Choro *ChoroSummary `json:"choro,omitempty"`
+}
+
+// ChoroSummary tells how a Choro ruleset's options play out (RULES.md
+// §3.4): the simultaneous opening, who plays first after it and what that
+// is worth, and how often cw=first and leave=yes change a turn. Rates are
+// shares of the games that finished a simultaneous opening (opened_games),
+// with their Wilson 95% interval.
+type ChoroSummary struct {
+	Opened            int64   `json:"opened_games"`
+	NorthFirst        int64   `json:"north_first"`
+	NorthFirstRate    float64 `json:"north_first_rate"`
+	NorthFirstLow     float64 `json:"north_first_low"`
+	NorthFirstHigh    float64 `json:"north_first_high"`
+	FirstMoverWins    int64   `json:"first_mover_wins"`
+	FirstMoverWinRate float64 `json:"first_mover_win_rate"`
+	FirstMoverWinLow  float64 `json:"first_mover_win_low"`
+	FirstMoverWinHigh float64 `json:"first_mover_win_high"`
+	SameStep          int64   `json:"same_step_openings"`
+	SameStepRate      float64 `json:"same_step_rate"`
+	SameStepLow       float64 `json:"same_step_low"`
+	SameStepHigh      float64 `json:"same_step_high"`
+	// Per game (all games of the ruleset), and the games where it happened.
+	CWLimitedPerGame  float64 `json:"cw_limited_per_game"`
+	CWLimitedGames    int64   `json:"cw_limited_games"`
+	SwitchesPerGame   float64 `json:"switches_per_game"`
+	SwitchGames       int64   `json:"switch_games"`
+	OtherHolesPerGame float64 `json:"other_holes_per_game"`
+	OtherHoleGames    int64   `json:"other_hole_games"`
+}
+
+// summarizeChoro fills the Choro figures of a.
+func summarizeChoro(a *Acc) *ChoroSummary {
+	c := &ChoroSummary{Opened: a.Opened, NorthFirst: a.NorthFirst, FirstMoverWins: a.FirstMoverWins, SameStep: a.SameStep,
+		CWLimitedGames: a.CWLimitedGames, SwitchGames: a.SwitchGames, OtherHoleGames: a.OtherHoleGames}
+	n := a.Opened
+	c.NorthFirstRate, c.FirstMoverWinRate, c.SameStepRate = ratio(a.NorthFirst, n), ratio(a.FirstMoverWins, n), ratio(a.SameStep, n)
+	c.NorthFirstLow, c.NorthFirstHigh = Wilson(a.NorthFirst, n)
+	c.FirstMoverWinLow, c.FirstMoverWinHigh = Wilson(a.FirstMoverWins, n)
+	c.SameStepLow, c.SameStepHigh = Wilson(a.SameStep, n)
+	c.CWLimitedPerGame = ratio(a.CWLimited, a.Games)
+	c.SwitchesPerGame = ratio(a.Switches, a.Games)
+	c.OtherHolesPerGame = ratio(a.OtherHoles, a.Games)
+	for _, f := range []*float64{&c.NorthFirstRate, &c.NorthFirstLow, &c.NorthFirstHigh, &c.FirstMoverWinRate, &c.FirstMoverWinLow,
+		&c.FirstMoverWinHigh, &c.SameStepRate, &c.SameStepLow, &c.SameStepHigh, &c.CWLimitedPerGame, &c.SwitchesPerGame, &c.OtherHolesPerGame} {
+		*f = math.Round(*f*1e6) / 1e6
+	}
+	return c
 }
 
 func summarize(rs mancala.Ruleset, a *Acc, cfg *Config) Summary {
@@ -112,6 +161,9 @@ func summarize(rs mancala.Ruleset, a *Acc, cfg *Config) Summary {
 	s.TurnCapLow, s.TurnCapHigh = Wilson(s.TurnCapEnds, n)
 	s.LapCutTurns, s.LapCutGames = a.LapCuts, a.LapCutGames
 	s.DistinctGames = int64(len(a.Seen))
+	if rs.Game == mancala.Choro {
+		s.Choro = summarizeChoro(a)
+	}
 	for _, f := range []*float64{&s.SouthRate, &s.SouthLow, &s.SouthHigh, &s.NorthRate, &s.NorthLow, &s.NorthHigh,
 		&s.DrawRate, &s.DrawLow, &s.DrawHigh, &s.TurnsMean, &s.TurnsLow, &s.TurnsHigh, &s.TurnsSD,
 		&s.DecisionsTurn, &s.LegalDecision, &s.LapsTurn, &s.CapturesMean, &s.CapturesLow, &s.CapturesHigh,
@@ -184,6 +236,23 @@ func csvColumns() []column {
 		{"lap_cut_turns", func(s *Summary) string { return itoa(s.LapCutTurns) }},
 		{"lap_cut_games", func(s *Summary) string { return itoa(s.LapCutGames) }},
 		{"distinct_games", func(s *Summary) string { return itoa(s.DistinctGames) }},
+		{"choro_opened_games", choroColumn(func(c *ChoroSummary) string { return itoa(c.Opened) })},
+		{"choro_north_first_rate", choroColumn(func(c *ChoroSummary) string { return ftoa(c.NorthFirstRate) })},
+		{"choro_first_mover_win_rate", choroColumn(func(c *ChoroSummary) string { return ftoa(c.FirstMoverWinRate) })},
+		{"choro_same_step_rate", choroColumn(func(c *ChoroSummary) string { return ftoa(c.SameStepRate) })},
+		{"choro_cw_limited_per_game", choroColumn(func(c *ChoroSummary) string { return ftoa(c.CWLimitedPerGame) })},
+		{"choro_switches_per_game", choroColumn(func(c *ChoroSummary) string { return ftoa(c.SwitchesPerGame) })},
+		{"choro_other_holes_per_game", choroColumn(func(c *ChoroSummary) string { return ftoa(c.OtherHolesPerGame) })},
+	}
+}
+
+// choroColumn is a CSV column of the Choro figures, empty for other games.
+func choroColumn(value func(*ChoroSummary) string) func(*Summary) string {
+	return func(s *Summary) string {
+		if s.Choro == nil {
+			return ""
+		}
+		return value(s.Choro)
 	}
 }
 
@@ -273,6 +342,17 @@ func writeDetail(b *strings.Builder, s *Summary) {
 	line("lap-limit cuts", "%s turns in %s games", thousands(s.LapCutTurns), thousands(s.LapCutGames))
 	if s.DistinctGames > 0 {
 		line("distinct games", "%s (the others repeat one)", thousands(s.DistinctGames))
+	}
+	if c := s.Choro; c != nil {
+		if c.Opened > 0 {
+			line("simultaneous openings", "%s finished", thousands(c.Opened))
+			line("  North first after", "%s  %s", thousands(c.NorthFirst), rateInterval(c.NorthFirstRate, c.NorthFirstLow, c.NorthFirstHigh))
+			line("  first mover won", "%s  %s", thousands(c.FirstMoverWins), rateInterval(c.FirstMoverWinRate, c.FirstMoverWinLow, c.FirstMoverWinHigh))
+			line("  same-step finishes", "%s  %s", thousands(c.SameStep), rateInterval(c.SameStepRate, c.SameStepLow, c.SameStepHigh))
+		}
+		line("cw=first withheld cw", "%.3f per game, in %s games", c.CWLimitedPerGame, thousands(c.CWLimitedGames))
+		line("leave switches", "%.3f per game, in %s games", c.SwitchesPerGame, thousands(c.SwitchGames))
+		line("other holes instead", "%.3f per game, in %s games", c.OtherHolesPerGame, thousands(c.OtherHoleGames))
 	}
 	writeHistogram(b, s.TurnsHist, n)
 }

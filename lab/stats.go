@@ -21,6 +21,14 @@ type Game struct {
 	// Hash identifies the game's sequence of actions; it is set for level
 	// players only, whose games may repeat.
 	Hash uint64
+
+	// Choro (RULES.md §3.4).
+	Opened     bool           // the game played a simultaneous opening to its end
+	FirstMover mancala.Player // who played first after it
+	SameStep   bool           // both openings ended in the same step
+	CWLimited  int            // decisions where cw=first withheld a clockwise lap cw=any offers
+	Switches   int            // leave=yes switches played
+	OtherHoles int            // leave=yes any-hole alternatives played
 }
 
 // Acc accumulates the games of one ruleset. Every field is an integer sum,
@@ -42,6 +50,19 @@ type Acc struct {
 	CapturesSq  int64
 	LapCuts     int64 // turns cut by the lap limit
 	LapCutGames int64 // games with at least one such turn
+
+	// Choro: the simultaneous opening and how often each option's rule
+	// comes into play.
+	Opened         int64 // games that played a simultaneous opening to its end
+	NorthFirst     int64 // of those, games where North played first after it
+	FirstMoverWins int64 // of those, games won by the side that played first after it
+	SameStep       int64 // of those, openings that ended in the same step
+	CWLimited      int64
+	CWLimitedGames int64
+	Switches       int64
+	SwitchGames    int64
+	OtherHoles     int64
+	OtherHoleGames int64
 	// Seen, when not nil, collects the Hash of every game, to count the
 	// distinct games (level players are deterministic once the random
 	// opening is over, so their games may repeat).
@@ -77,6 +98,29 @@ func (a *Acc) Add(g Game) {
 	if a.Seen != nil {
 		a.Seen[g.Hash] = struct{}{}
 	}
+	if g.Opened {
+		a.Opened++
+		if g.FirstMover == mancala.North {
+			a.NorthFirst++
+		}
+		if w, ok := g.Outcome.Result.Winner(); ok && w == g.FirstMover {
+			a.FirstMoverWins++
+		}
+		if g.SameStep {
+			a.SameStep++
+		}
+	}
+	a.CWLimited += int64(g.CWLimited)
+	a.Switches += int64(g.Switches)
+	a.OtherHoles += int64(g.OtherHoles)
+	for _, c := range []struct {
+		n     int
+		games *int64
+	}{{g.CWLimited, &a.CWLimitedGames}, {g.Switches, &a.SwitchGames}, {g.OtherHoles, &a.OtherHoleGames}} {
+		if c.n > 0 {
+			*c.games++
+		}
+	}
 }
 
 // Merge adds the counts of b to a.
@@ -102,6 +146,16 @@ func (a *Acc) Merge(b *Acc) {
 	a.CapturesSq += b.CapturesSq
 	a.LapCuts += b.LapCuts
 	a.LapCutGames += b.LapCutGames
+	a.Opened += b.Opened
+	a.NorthFirst += b.NorthFirst
+	a.FirstMoverWins += b.FirstMoverWins
+	a.SameStep += b.SameStep
+	a.CWLimited += b.CWLimited
+	a.CWLimitedGames += b.CWLimitedGames
+	a.Switches += b.Switches
+	a.SwitchGames += b.SwitchGames
+	a.OtherHoles += b.OtherHoles
+	a.OtherHoleGames += b.OtherHoleGames
 	if b.Seen != nil {
 		if a.Seen == nil {
 			a.Seen = make(map[uint64]struct{}, len(b.Seen))
