@@ -15,7 +15,10 @@ var differentialRulesets = []string{
 	"tsoro size=12 heads=right1 bonus=3", "tsoro size=6 heads=choose bonus=1",
 	"misoro-tsoro", "misoro-tsoro heads=ends", "musoro-tsoro",
 	"nsolo", "nsolo outer=yes", "nsolo outer=yes extra=1", "nsolo extra=2",
-	"nsolo size=13 extra=3", "nsolo size=36", "choro opening=sequential cw=any leave=no",
+	"nsolo size=13 extra=3", "nsolo size=36",
+	// The five Choro rows of docs/PERFT.md: every value of opening, cw and leave.
+	"choro", "choro opening=sequential cw=any leave=no", "choro opening=sequential",
+	"choro cw=any", "choro leave=no",
 }
 
 // TestDifferential plays seeded random games with the engine and with the
@@ -33,6 +36,7 @@ func TestDifferential(t *testing.T) {
 			if rs.Size > 21 { // the reference is slow on the largest boards
 				n = games / 10
 			}
+			var seen refCounts // the rare Choro rules the games compared
 			for _, seed := range differentialSeeds(rs, n) {
 				rng := rand.New(rand.NewPCG(uint64(seed), 7))
 				s, err := mancala.NewGame(rs)
@@ -49,6 +53,9 @@ func TestDifferential(t *testing.T) {
 					if want := ref.legal(); !slices.Equal(legal, want) && !(ref.phase == "over" && len(legal) == 0) {
 						t.Fatalf("seed %d after %v (%s): legal %v, reference %v", seed, moves, s.Position(), legal, want)
 					}
+					if got, want := choroCounts(s.Stats()), ref.counts; got != want {
+						t.Fatalf("seed %d after %v (%s): Choro counts %+v, reference %+v", seed, moves, s.Position(), got, want)
+					}
 					if s.IsOver() != (ref.phase == "over") {
 						t.Fatalf("seed %d after %v: over %v, reference phase %s", seed, moves, s.IsOver(), ref.phase)
 					}
@@ -56,6 +63,10 @@ func TestDifferential(t *testing.T) {
 						if got := s.Outcome().Result.String(); got != ref.result {
 							t.Fatalf("seed %d: result %s, reference %s", seed, got, ref.result)
 						}
+						seen.sameStep += ref.counts.sameStep
+						seen.limited += ref.counts.limited
+						seen.switches += ref.counts.switches
+						seen.others += ref.counts.others
 						break
 					}
 					a := legal[rng.IntN(len(legal))]
@@ -72,13 +83,32 @@ func TestDifferential(t *testing.T) {
 					}
 				}
 			}
+			if rs.Game == mancala.Choro {
+				wantChoroCoverage(t, rs, seen)
+			}
 		})
 	}
 }
 
+// wantChoroCoverage fails unless the games compared played every rule of
+// rs's Choro options at least once.
+func wantChoroCoverage(t *testing.T, rs mancala.Ruleset, seen refCounts) {
+	t.Helper()
+	if rs.Opening == mancala.OpeningSimultaneous && seen.sameStep == 0 {
+		t.Error("no simultaneous opening ended in the same step")
+	}
+	if rs.Clockwise == mancala.ClockwiseFirst && seen.limited == 0 {
+		t.Error("cw=first never withheld a clockwise lap")
+	}
+	if rs.Leave && (seen.switches == 0 || seen.others == 0) {
+		t.Errorf("leave=yes: %d switches and %d other holes played; want both", seen.switches, seen.others)
+	}
+}
+
 // differentialSeeds returns the first n seeds, plus up to 10 seeds among the
-// next 20,000 (500 on the largest boards) whose games reach the lap limit or end by repetition, found with
-// the engine alone, so that the rare rules are compared too.
+// next 20,000 (500 on the largest boards) whose games reach the lap limit,
+// end by repetition or (Choro, leave=yes) sow another hole after stones were
+// left, found with the engine alone, so that the rare rules are compared too.
 func differentialSeeds(rs mancala.Ruleset, n int) []int {
 	seeds := make([]int, 0, n+10)
 	for seed := range n {
@@ -100,7 +130,7 @@ func differentialSeeds(rs mancala.Ruleset, n int) []int {
 				panic(err)
 			}
 		}
-		if s.Stats().LapCuts > 0 || s.Outcome().Reason == mancala.Repetition {
+		if st := s.Stats(); st.LapCuts > 0 || s.Outcome().Reason == mancala.Repetition || st.OtherHoles > 0 {
 			seeds = append(seeds, seed)
 			rare++
 		}
@@ -116,6 +146,11 @@ func actionAt(legal []mancala.Action, i int) mancala.Action {
 		panic(err)
 	}
 	return a
+}
+
+// choroCounts returns the Choro counts of st in the reference's form.
+func choroCounts(st mancala.Stats) refCounts {
+	return refCounts{sameStep: st.SameStepOpenings, limited: st.ClockwiseLimited, switches: st.Switches, others: st.OtherHoles}
 }
 
 func actionStrings(acts []mancala.Action) []string {

@@ -125,3 +125,34 @@ func TestDivideSumsToPerft(t *testing.T) {
 		}
 	}
 }
+
+// TestReferencePerftChoro checks the reference implementation's perft
+// counts for the five Choro rows of docs/PERFT.md (via testdata/perft.txt,
+// which TestPerftTableMatchesPERFTmd ties to it) to depth 5 (4 with -short):
+// the reference is written from RULES.md §3.4 alone, so this checks the
+// reading of the rules, not the engine.
+func TestReferencePerftChoro(t *testing.T) {
+	depth := 5
+	if testing.Short() {
+		depth = 4
+	}
+	found := 0
+	for _, c := range readPerftTable(t) {
+		rs := mancala.MustParseRuleset(c.ruleset)
+		if rs.Game != mancala.Choro {
+			continue
+		}
+		found++
+		t.Run(c.ruleset, func(t *testing.T) {
+			g := newRef(rs)
+			for d := 1; d <= depth && d <= len(c.counts); d++ {
+				if got := refPerft(g, d); got != c.counts[d-1] {
+					t.Fatalf("reference perft(%d) = %d, want %d", d, got, c.counts[d-1])
+				}
+			}
+		})
+	}
+	if found != 5 {
+		t.Errorf("testdata/perft.txt has %d Choro rows, want the 5 of docs/PERFT.md", found)
+	}
+}

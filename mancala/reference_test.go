@@ -21,9 +21,10 @@ type refGame struct {
 	loops map[string][]string // "S"/"N": the anticlockwise loop of hole names
 
 	side    string
-	phase   string // start, setup, head, pick, remove, dir, over
-	hold    string // the head or hole awaiting a decision
-	left    int    // picks or stones left to take
+	phase   string   // start, setup, head, pick, remove, dir, open1, open2, over
+	hold    string   // the head or hole awaiting a decision
+	opts    []string // Choro: the actions of a "dir" decision
+	left    int      // picks or stones left to take
 	laps    int
 	opening map[string]bool // Choro: the player's opening turn is done
 	openTrn bool            // Choro: this turn is the mover's opening
@@ -31,11 +32,15 @@ type refGame struct {
 	history []string
 	turns   int
 	result  string // "", "S", "N", "draw"
+
+	choroTurn        // Choro: what the main-phase turn has done so far
+	south     string // Choro: South's choice in the simultaneous opening
+	counts    refCounts
 }
 
 func newRef(rs mancala.Ruleset) *refGame {
 	n := rs.Size
-	g := &refGame{rs: rs, n: n, board: map[string]int{}, heads: map[string]bool{}, loops: map[string][]string{}, opening: map[string]bool{}, side: "S"}
+	g := &refGame{rs: rs, n: n, board: map[string]int{}, heads: map[string]bool{}, loops: map[string][]string{}, opening: map[string]bool{}, side: "S", choroTurn: newChoroTurn()}
 	col := func(r byte, c int) string { return string(r) + strconv.Itoa(c) }
 	for c := 1; c <= n; c++ {
 		g.loops["S"] = append(g.loops["S"], col('a', c))
@@ -159,6 +164,17 @@ func (g *refGame) beginTurn() {
 	if g.rs.Heads == mancala.HeadsChoose && g.rs.Game != mancala.Nsolo && g.headCount(g.side) < 2 {
 		g.phase = "setup"
 	}
+	if g.simultaneous() && !g.opening["S"] {
+		g.phase = "open1"
+		switch {
+		case len(g.openingHoles("S")) == 0:
+			g.phase, g.result = "over", "N"
+			return
+		case len(g.openingHoles("N")) == 0:
+			g.phase, g.result = "over", "S"
+			return
+		}
+	}
 	if g.phase == "start" && len(g.startActions()) == 0 {
 		g.phase, g.result = "over", other(g.side)
 		return
@@ -192,6 +208,7 @@ func (g *refGame) endTurn() {
 	g.turns++
 	g.side = other(g.side)
 	g.laps = 0
+	g.choroTurn = newChoroTurn()
 	g.beginTurn()
 }
 
@@ -293,7 +310,11 @@ func (g *refGame) legal() []string {
 			}
 		}
 	case "dir":
-		out = []string{g.hold, g.hold + "cw"}
+		out = slices.Clone(g.opts)
+	case "open1":
+		out = g.openingHoles("S")
+	case "open2":
+		out = g.openingHoles("N")
 	}
 	slices.Sort(out)
 	return out
@@ -330,8 +351,11 @@ func (g *refGame) play(a string) error {
 		g.board[a[1:]]--
 		g.removal(g.left - 1)
 	case "dir":
-		h, cw := strings.CutSuffix(a, "cw")
-		g.choroLaps(h, cw)
+		g.choroLaps(g.choose(a))
+	case "open1":
+		g.south, g.side, g.phase = a, "N", "open2"
+	case "open2":
+		g.lockstep(g.south, a)
 	}
 	return nil
 }
@@ -419,43 +443,6 @@ func (g *refGame) removal(k int) {
 	g.endTurn()
 }
 
-func (g *refGame) choroLaps(h string, cw bool) {
-	for {
-		last, reached := g.sowFrom(h, cw)
-		g.reached = g.reached || reached
-		if g.board[last] == 1 {
-			g.endTurn()
-			return
-		}
-		if g.laps == 1000 {
-			g.endTurn()
-			return
-		}
-		next := last
-		if !g.reached {
-			o := across(last, 'd') // the opponent's outer hole in the same column
-			if owner(last) == "N" {
-				o = across(last, 'a')
-			}
-			if g.board[o] > 0 {
-				g.board[h] += g.board[o]
-				g.board[o] = 0
-				next = h
-			}
-		} else if g.inOpposition(last) {
-			g.board[h] += g.board[g.oppInner(last)] + g.board[g.oppOuter(last)]
-			g.board[g.oppInner(last)], g.board[g.oppOuter(last)] = 0, 0
-			next = h
-		}
-		cw = false
-		if !g.openTrn && g.special(next) && g.cwCaptures(next) {
-			g.phase, g.hold = "dir", next
-			return
-		}
-		h = next
-	}
-}
-
 // setPosition sets the reference game to a position in notation, trusting it.
 func (g *refGame) setPosition(pos string) {
 	fields := strings.Fields(pos)
@@ -475,5 +462,6 @@ func (g *refGame) setPosition(pos string) {
 	opening := len(fields) == 3
 	g.opening = map[string]bool{"S": !opening || g.side == "N", "N": !opening}
 	g.history, g.turns, g.laps, g.result = nil, 0, 0, ""
+	g.choroTurn, g.counts = newChoroTurn(), refCounts{}
 	g.beginTurn()
 }
