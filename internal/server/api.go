@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"matombo/internal/app"
+	"matombo/internal/jsonmsg"
 )
 
 // decodeJSON reads a JSON body of at most maxJSONBody bytes into v, refusing
@@ -27,7 +28,7 @@ func decodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return app.Errorf(app.EInvalid, "bad JSON body: %v", err)
+		return app.Errorf(app.EInvalid, "bad JSON body: %s", jsonmsg.Describe(err, v))
 	}
 	if dec.More() {
 		return app.Errorf(app.EInvalid, "bad JSON body: data after the JSON value")

@@ -314,3 +314,37 @@ func TestHealthzChecksWrites(t *testing.T) {
 		t.Errorf("writes back: %d", status)
 	}
 }
+
+// TestBadJSONMessages: a 400 for a malformed body names the field and the
+// kind of value expected, never a Go type, on the API, the lab and the
+// WebSocket.
+func TestBadJSONMessages(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
+	for _, tc := range []struct{ path, body, want string }{
+		{"/api/games/" + c.ID + "/actions", `{"action":"a1","ply":"0"}`, `bad JSON body: field "ply" must be a whole number in range, not a string`},
+		{"/api/games/" + c.ID + "/actions", `{"action":1,"ply":0}`, `bad JSON body: field "action" must be a string, not a number`},
+		{"/api/games/" + c.ID + "/actions", `{"move":"a1"}`, `bad JSON body: unknown field "move"; the fields are action, ply`},
+		{"/api/games/" + c.ID + "/actions", `[1]`, `bad JSON body: the body must be a JSON object, not a list`},
+		{"/api/games", `{"ruleset":"nsolo","level":"3"}`, `bad JSON body: field "level" must be a whole number in range, not a string`},
+		{"/api/games/" + c.ID + "/join", `{"invite":["x"]}`, `bad JSON body: field "invite" must be a string, not a list`},
+		{"/api/lab", `{"rulesets":"nsolo","games":1}`, `field "rulesets" must be a list of strings, not a string`},
+		{"/api/lab", `{"rulesets":["nsolo"],"games":"1"}`, `field "games" must be a whole number in range, not a string`},
+	} {
+		status, data := e.do("POST", tc.path, c.Token, tc.body)
+		wantError(t, tc.path+" "+tc.body, status, data, 400, app.EInvalid, tc.want)
+		for _, goWord := range []string{"Go ", "struct", "int ", "float64", "json:", "app.", "lab."} {
+			if strings.Contains(string(data), goWord) {
+				t.Errorf("%s %s: %s names a Go type (%q)", tc.path, tc.body, data, goWord)
+			}
+		}
+	}
+	cl, err := e.dial(c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.sendRaw(`{"type":"hello","ply":"0"}`)
+	if r := cl.recv(); r.Type != "error" || r.Error != `bad JSON body: field "ply" must be a whole number in range, not a string` {
+		t.Errorf("WebSocket: %+v", r)
+	}
+}
