@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"matombo/internal/jsonmsg"
 	"matombo/mancala"
 	"matombo/search"
 )
@@ -146,7 +147,7 @@ func (h *handler) parseRequest(w http.ResponseWriter, r *http.Request) (Config, 
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return Config{}, fmt.Errorf("lab: the body is not a JSON request such as {\"rulesets\":[\"tsoro size=8\"],\"games\":1000,\"player\":\"random\"} (at most %d bytes): %v", maxBody, err)
+		return Config{}, fmt.Errorf("lab: the body is not a JSON request such as {\"rulesets\":[\"tsoro size=8\"],\"games\":1000,\"player\":\"random\"} (at most %d bytes): %s", maxBody, jsonmsg.Describe(err, &req))
 	}
 	if dec.More() {
 		return Config{}, fmt.Errorf("lab: data after the JSON request; send one object such as {\"rulesets\":[\"tsoro size=8\"],\"games\":1000}")

@@ -43,8 +43,9 @@ const (
 	// DefaultRuleset is the ruleset of the games unless Config says another.
 	DefaultRuleset = "tsoro"
 	// gamesPerAddress is how many games one simulated client address
-	// creates: the server limits new games per client address (60 a minute).
-	gamesPerAddress = 50
+	// creates: the server limits new games per client address (60 a
+	// minute) and live connections (64 open: two seats' sockets a game).
+	gamesPerAddress = 32
 	// DefaultAckTimeout bounds the wait for one acknowledgement unless
 	// Config says another bound.
 	DefaultAckTimeout = 30 * time.Second

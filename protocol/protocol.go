@@ -22,7 +22,11 @@
 //   - Answers never contain control characters: an error quoting the input
 //     quotes it in Go syntax.
 //   - If the chooser fails, overruns its deadline by more than a grace period,
-//     or proposes an action that is not legal, go answers error.
+//     or proposes an action that is not legal, go answers error. An overrun
+//     search is told to stop (its context is cancelled), and the next go
+//     waits for it to end, a grace period at most, before it starts its own:
+//     two searches never run at once; if the overrun one still runs, that go
+//     answers error and starts nothing.
 //   - End of input without quit ends the session cleanly, as quit does.
 package protocol
 
@@ -90,6 +94,9 @@ type Engine struct {
 	spare *mancala.State // a copy to change, swapped with game on success
 	buf   []mancala.Action
 	ctx   context.Context // the context of Run, for go
+	// overrun, if not nil, ends when the search of a go that overran its
+	// deadline (and was cancelled) returns; the next go waits for it.
+	overrun chan struct{}
 }
 
 // New returns an engine with no game yet.
@@ -313,6 +320,14 @@ func (e *Engine) goSearch(args []string) (string, error) {
 	if lim == (Limits{}) {
 		lim.MoveTime = e.cfg.DefaultMoveTime
 	}
+	if e.overrun != nil {
+		select {
+		case <-e.overrun:
+			e.overrun = nil
+		case <-time.After(e.cfg.Grace):
+			return "", fmt.Errorf("the previous search overran its deadline and has not stopped yet; no search started, try go again later")
+		}
+	}
 	// A search bounded by playouts or depth alone still ends by the
 	// longest movetime, so that no chooser can hang the engine.
 	deadline := lim.MoveTime
@@ -326,6 +341,7 @@ func (e *Engine) goSearch(args []string) (string, error) {
 		err error
 	}
 	done := make(chan choice, 1)
+	ended := make(chan struct{}) // closed when the chooser returns
 	s := e.game.Clone()
 	go func() {
 		var c choice
@@ -334,6 +350,7 @@ func (e *Engine) goSearch(args []string) (string, error) {
 				c = choice{err: fmt.Errorf("the move chooser failed: %v", p)}
 			}
 			done <- c
+			close(ended)
 		}()
 		c.a, c.err = e.cfg.Chooser.Choose(ctx, s, lim)
 	}()
@@ -343,6 +360,7 @@ func (e *Engine) goSearch(args []string) (string, error) {
 	select {
 	case c = <-done:
 	case <-timer.C:
+		e.overrun = ended // cancelled by the deferred cancel; the next go waits
 		return "", fmt.Errorf("the move chooser did not answer within %d ms", deadline.Milliseconds())
 	}
 	if c.err != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -432,4 +433,49 @@ func transcript(t *testing.T, in, out string) string {
 		t.Fatalf("%d answers to %d commands", len(answers), k)
 	}
 	return b.String()
+}
+
+// TestGoOverrunStoppedFirst: a go whose chooser overruns its deadline
+// answers error, and the next go starts its search only once the overrun
+// one has returned: two searches never run at once.
+func TestGoOverrunStoppedFirst(t *testing.T) {
+	var running, most, calls atomic.Int32
+	release := make(chan struct{})
+	var first atomic.Bool
+	first.Store(true)
+	c := chooserFunc(func(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
+		calls.Add(1)
+		n := running.Add(1)
+		defer running.Add(-1)
+		for {
+			m := most.Load()
+			if n <= m || most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		if first.CompareAndSwap(true, false) {
+			<-release // ignores its deadline and its cancellation
+		}
+		return s.Legal(nil)[0], nil
+	})
+	e := New(Config{Chooser: c, Grace: 300 * time.Millisecond})
+	e.Handle("new tsoro size=8")
+	if ans, _ := e.Handle("go movetime 100"); ans != "error the move chooser did not answer within 100 ms" {
+		t.Fatalf("the overrun go: %q", ans)
+	}
+	// The overrun search still runs: the next go starts nothing.
+	if ans, _ := e.Handle("go movetime 100"); !strings.Contains(ans, "previous search overran") || calls.Load() != 1 {
+		t.Fatalf("go while the overrun search runs: %q, %d chooser calls", ans, calls.Load())
+	}
+	// It ends during the next go's wait: that go goes on.
+	time.AfterFunc(100*time.Millisecond, func() { close(release) })
+	if ans, _ := e.Handle("go movetime 100"); !strings.HasPrefix(ans, "bestmove ") {
+		t.Fatalf("go after the overrun search ended: %q", ans)
+	}
+	if ans, _ := e.Handle("go movetime 100"); !strings.HasPrefix(ans, "bestmove ") {
+		t.Fatalf("a later go: %q", ans)
+	}
+	if most.Load() != 1 || calls.Load() != 3 {
+		t.Errorf("%d searches at once at most, %d calls; want 1 and 3", most.Load(), calls.Load())
+	}
 }

@@ -123,6 +123,7 @@ func (m *memStore) SetRematch(_ context.Context, id, r string) (string, error) {
 }
 
 func (m *memStore) ListGames(context.Context, ListFilter) ([]*Game, error) { return nil, nil }
+func (m *memStore) CheckWrite(context.Context) error                       { return nil }
 func (m *memStore) Close() error                                           { return nil }
 
 // slowMover thinks until released or until its deadline, then plays the

@@ -22,6 +22,14 @@ const (
 	EMethodNotAllowed Code = "method_not_allowed" // the path has routes, but none for the request's method
 )
 
+// The error codes of the transport's defences (the server's Host, Origin,
+// Content-Type and capacity checks).
+const (
+	EUnsupportedMedia Code = "unsupported_media_type" // a body of a type the route does not take
+	EMisdirected      Code = "misdirected"            // a Host name the server does not answer for
+	EUnavailable      Code = "unavailable"            // the server is at a capacity limit; retry later
+)
+
 // Error is an application error with a code and a message for people.
 type Error struct {
 	Code    Code

@@ -112,6 +112,11 @@ type Store interface {
 	// ListGames returns games newest first (by Updated, then by ID, both
 	// descending) without their seats and actions.
 	ListGames(ctx context.Context, f ListFilter) ([]*Game, error)
+	// CheckWrite makes a write that changes nothing, through the path the
+	// games' writes take, and reports whether it was committed: a database
+	// that answers reads but refuses writes (a full disk, a read-only
+	// replica, a stuck writer) fails it.
+	CheckWrite(ctx context.Context) error
 	// Close releases the store.
 	Close() error
 }

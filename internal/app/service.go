@@ -99,11 +99,15 @@ func NewService(cfg Config) *Service {
 // SetNotifier sets who hears of game updates. Call it before serving.
 func (s *Service) SetNotifier(n Notifier) { s.notifier = n }
 
-// Check reports whether the store answers: it reads one game summary, with
-// the deadline of ctx. The server's /healthz uses it.
+// Check reports whether the store answers and takes writes: it reads one
+// game summary and commits a write that changes nothing (Store.CheckWrite),
+// with the deadline of ctx. The server's /healthz uses it.
 func (s *Service) Check(ctx context.Context) error {
 	if _, err := s.store.ListGames(ctx, ListFilter{Limit: 1}); err != nil {
 		return fmt.Errorf("the database does not answer: %w", err)
+	}
+	if err := s.store.CheckWrite(ctx); err != nil {
+		return fmt.Errorf("the database does not take writes: %w", err)
 	}
 	return nil
 }

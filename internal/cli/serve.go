@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"matombo/internal/app"
 	"matombo/internal/server"
@@ -20,7 +22,8 @@ func serveCommand() command {
 	return command{
 		name:    "serve",
 		summary: "serve the web app: play against the computer or a friend (the default command)",
-		usage: `usage: matombo serve [--addr host:port] [--db path] [--metrics-token token] [--verbose]
+		usage: `usage: matombo serve [--addr host:port] [--db path] [--host name]... [--max-sockets n]
+                     [--max-sockets-per-addr n] [--metrics-token token] [--verbose]
 
 Serves the matombo web app: open the address it prints in a browser to play
 Tsoro, Nsolo or Choro against the computer (levels 1 to 8), against a friend
@@ -41,6 +44,20 @@ flags (before or after the arguments):
                      postgres:// URL of a PostgreSQL database (several
                      servers may share one: their players see each other's
                      moves live)
+  --host name        a name the server answers for, such as the public name
+                     of a proxy in front of it (repeatable, or a comma list;
+                     default: the environment variable MATOMBO_HOST). The
+                     server always answers localhost, 127.0.0.1, [::1], the
+                     host of --addr and any IP address; requests for other
+                     names get 421, against DNS rebinding, and only pages of
+                     these hosts may create games or play. *.example.com
+                     admits the names under example.com, * any name
+  --max-sockets n    the most live game connections (WebSockets) open at once
+                     (default: 3/4 of the process's open-files limit, at most
+                     16384); over it, new ones get 503
+  --max-sockets-per-addr n
+                     the most live connections from one client address
+                     (default 64); over it, new ones get 429
   --metrics-token t  make GET /metrics (Prometheus metrics) ask for
                      "Authorization: Bearer t" (default: the environment
                      variable MATOMBO_METRICS_TOKEN; unset: /metrics is open)
@@ -50,6 +67,7 @@ examples:
   matombo
   matombo serve --addr 127.0.0.1:9000 --db ~/games/matombo.db
   MATOMBO_ADDR=0.0.0.0:8080 matombo serve
+  matombo serve --addr 127.0.0.1:8080 --host games.example.com
 `,
 		run: runServe,
 	}
@@ -65,6 +83,10 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&addr, "addr", addr, "")
 	db := fs.String("db", "matombo.db", "")
 	metricsToken := fs.String("metrics-token", os.Getenv("MATOMBO_METRICS_TOKEN"), "")
+	var hosts hostList
+	fs.Var(&hosts, "host", "")
+	maxSockets := fs.Int("max-sockets", 0, "")
+	maxPerAddr := fs.Int("max-sockets-per-addr", 0, "")
 	verbose := fs.Bool("verbose", false, "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
@@ -73,13 +95,47 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return e.usageError(c.name, "takes no arguments, got %q", pos[0])
 	}
-	return serve(ctx, e, serveOptions{addr: addr, db: *db, metricsToken: *metricsToken, verbose: *verbose})
+	if hosts == nil {
+		if err := hosts.Set(os.Getenv("MATOMBO_HOST")); err != nil && os.Getenv("MATOMBO_HOST") != "" {
+			return e.usageError(c.name, "MATOMBO_HOST: %v", err)
+		}
+	}
+	if *maxSockets < 0 || *maxPerAddr < 0 {
+		return e.usageError(c.name, "--max-sockets and --max-sockets-per-addr take a whole number of connections, 1 or more (0: the default)")
+	}
+	return serve(ctx, e, serveOptions{addr: addr, db: *db, metricsToken: *metricsToken, verbose: *verbose, hosts: hosts,
+		limits: server.Limits{Sockets: *maxSockets, SocketsPerAddr: *maxPerAddr}})
+}
+
+// hostList is the value of the repeatable --host flag: each use adds a
+// comma-separated list of names.
+type hostList []string
+
+func (h *hostList) String() string { return strings.Join(*h, ",") }
+
+func (h *hostList) Set(v string) error {
+	var add []string
+	for name := range strings.SplitSeq(v, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			add = append(add, name)
+		}
+	}
+	if err := server.CheckHosts(add); err != nil {
+		return err
+	}
+	if len(add) == 0 {
+		return errors.New("no host name given; give a name such as games.example.com")
+	}
+	*h = append(*h, add...)
+	return nil
 }
 
 // serveOptions are serve's settings from its flags.
 type serveOptions struct {
 	addr, db, metricsToken string
 	verbose                bool
+	hosts                  []string
+	limits                 server.Limits
 }
 
 // openStore opens the games database: PostgreSQL for a postgres:// URL
@@ -117,6 +173,8 @@ func serve(ctx context.Context, e *env, o serveOptions) int {
 		Broadcast:    broadcast,
 		Logger:       log,
 		MetricsToken: o.metricsToken,
+		Hosts:        o.hosts,
+		Limits:       o.limits,
 		Ready: func(url string) {
 			fmt.Fprintf(e.stdout, "matombo: serving on %s\n", url)
 			where := dbPath

@@ -72,3 +72,26 @@ func TestServe(t *testing.T) {
 		t.Errorf("serve with an argument: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestServeHostFlag: --host takes names, repeated or as a comma list, and
+// refuses what is not a host with a message naming what is allowed.
+func TestServeHostFlag(t *testing.T) {
+	var h hostList
+	if err := h.Set("games.example.com, *.example.org"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Set("[::1]:8080"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.String(); got != "games.example.com,*.example.org,[::1]:8080" {
+		t.Errorf("hosts %q", got)
+	}
+	for _, bad := range []string{"bad host", "http://x.example", ","} {
+		if code, _, stderr := run(t, "", "serve", "--addr", "127.0.0.1:0", "--host", bad); code != 2 || !strings.Contains(stderr, "host") {
+			t.Errorf("--host %q: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+	if code, _, stderr := run(t, "", "serve", "--max-sockets", "-1"); code != 2 || !strings.Contains(stderr, "--max-sockets") {
+		t.Errorf("--max-sockets -1: exit %d, stderr %q", code, stderr)
+	}
+}

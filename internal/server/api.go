@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"matombo/internal/app"
+	"matombo/internal/jsonmsg"
 )
 
 // decodeJSON reads a JSON body of at most maxJSONBody bytes into v, refusing
@@ -29,7 +28,7 @@ func decodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return app.Errorf(app.EInvalid, "bad JSON body: %v", err)
+		return app.Errorf(app.EInvalid, "bad JSON body: %s", jsonmsg.Describe(err, v))
 	}
 	if dec.More() {
 		return app.Errorf(app.EInvalid, "bad JSON body: data after the JSON value")
@@ -232,74 +231,4 @@ func (s *Server) handlePosition(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
-}
-
-// limiter allows each client address n requests per window on the routes
-// that create games (creation, rematch, import), so one client cannot fill
-// the database.
-type limiter struct {
-	mu     sync.Mutex
-	n      int
-	window time.Duration
-	seen   map[string]*bucket
-}
-
-type bucket struct {
-	start time.Time
-	count int
-}
-
-func newLimiter(n int, window time.Duration) *limiter {
-	return &limiter{n: n, window: window, seen: map[string]*bucket{}}
-}
-
-// allow reports whether the client at addr may make one more request; if
-// not, retry is the time until its window is over.
-func (l *limiter) allow(addr string, now time.Time) (ok bool, retry time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.seen) > 10000 {
-		for k, b := range l.seen {
-			if now.Sub(b.start) >= l.window {
-				delete(l.seen, k)
-			}
-		}
-	}
-	b := l.seen[addr]
-	if b == nil || now.Sub(b.start) >= l.window {
-		b = &bucket{start: now}
-		l.seen[addr] = b
-	}
-	b.count++
-	if b.count <= l.n {
-		return true, 0
-	}
-	return false, b.start.Add(l.window).Sub(now)
-}
-
-// limited wraps h with the creation rate limit; what names the requests of
-// h for the refusal, such as "games created".
-func (s *Server) limited(what string, h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		host, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			host = r.RemoteAddr
-		}
-		if ok, retry := s.limiter.allow(host, time.Now()); !ok {
-			secs := int((retry + time.Second - 1) / time.Second) // rounded up: never too early
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			s.fail(w, r, app.Errorf(app.ERateLimited, "too many %s from your address: creating games, rematches and importing records count together, %d a %s; retry in %d s",
-				what, s.limiter.n, windowText(s.limiter.window), secs))
-			return
-		}
-		h(w, r)
-	}
-}
-
-// windowText names a limiter window: "minute" for one minute, else "5m0s".
-func windowText(d time.Duration) string {
-	if d == time.Minute {
-		return "minute"
-	}
-	return d.String()
 }

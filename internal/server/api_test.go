@@ -1,12 +1,19 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"matombo/internal/app"
+	"matombo/internal/store/sqlite"
 )
 
 func TestHealthzAndHeaders(t *testing.T) {
@@ -257,4 +264,87 @@ func playLocal(t *testing.T, e *testEnv, ruleset string) (app.Created, app.GameV
 		t.Fatalf("end: result %s (%s) decision %s legal %v; mirror %s (%s)", v.Result, v.Reason, v.Decision, v.Legal, o.Result, o.Reason)
 	}
 	return c, v
+}
+
+// refusingStore is a store whose writes can be made to fail while its reads
+// still answer, as a full disk or a read-only replica would.
+type refusingStore struct {
+	app.Store
+	refuse atomic.Bool
+}
+
+func (s *refusingStore) CheckWrite(ctx context.Context) error {
+	if s.refuse.Load() {
+		return errors.New("database or disk is full")
+	}
+	return s.Store.CheckWrite(ctx)
+}
+
+// TestHealthzChecksWrites: an instance whose database answers reads but
+// takes no writes is unhealthy too, with the reason.
+func TestHealthzChecksWrites(t *testing.T) {
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	rs := &refusingStore{Store: store}
+	svc := app.NewService(app.Config{Store: rs, Mover: app.NewGreedyMover(1)})
+	defer svc.Close()
+	hs := httptest.NewServer(New(svc, Options{}))
+	defer hs.Close()
+	get := func() (int, string) {
+		resp, err := hs.Client().Get(hs.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(data)
+	}
+	if status, body := get(); status != 200 || body != "ok\n" {
+		t.Fatalf("healthy: %d %q", status, body)
+	}
+	rs.refuse.Store(true)
+	if status, body := get(); status != 503 || body != "unhealthy: the database does not take writes: database or disk is full\n" {
+		t.Errorf("writes refused: %d %q, want 503 with the reason", status, body)
+	}
+	rs.refuse.Store(false)
+	if status, _ := get(); status != 200 {
+		t.Errorf("writes back: %d", status)
+	}
+}
+
+// TestBadJSONMessages: a 400 for a malformed body names the field and the
+// kind of value expected, never a Go type, on the API, the lab and the
+// WebSocket.
+func TestBadJSONMessages(t *testing.T) {
+	e := newEnv(t)
+	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
+	for _, tc := range []struct{ path, body, want string }{
+		{"/api/games/" + c.ID + "/actions", `{"action":"a1","ply":"0"}`, `bad JSON body: field "ply" must be a whole number in range, not a string`},
+		{"/api/games/" + c.ID + "/actions", `{"action":1,"ply":0}`, `bad JSON body: field "action" must be a string, not a number`},
+		{"/api/games/" + c.ID + "/actions", `{"move":"a1"}`, `bad JSON body: unknown field "move"; the fields are action, ply`},
+		{"/api/games/" + c.ID + "/actions", `[1]`, `bad JSON body: the body must be a JSON object, not a list`},
+		{"/api/games", `{"ruleset":"nsolo","level":"3"}`, `bad JSON body: field "level" must be a whole number in range, not a string`},
+		{"/api/games/" + c.ID + "/join", `{"invite":["x"]}`, `bad JSON body: field "invite" must be a string, not a list`},
+		{"/api/lab", `{"rulesets":"nsolo","games":1}`, `field "rulesets" must be a list of strings, not a string`},
+		{"/api/lab", `{"rulesets":["nsolo"],"games":"1"}`, `field "games" must be a whole number in range, not a string`},
+	} {
+		status, data := e.do("POST", tc.path, c.Token, tc.body)
+		wantError(t, tc.path+" "+tc.body, status, data, 400, app.EInvalid, tc.want)
+		for _, goWord := range []string{"Go ", "struct", "int ", "float64", "json:", "app.", "lab."} {
+			if strings.Contains(string(data), goWord) {
+				t.Errorf("%s %s: %s names a Go type (%q)", tc.path, tc.body, data, goWord)
+			}
+		}
+	}
+	cl, err := e.dial(c.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.sendRaw(`{"type":"hello","ply":"0"}`)
+	if r := cl.recv(); r.Type != "error" || r.Error != `bad JSON body: field "ply" must be a whole number in range, not a string` {
+		t.Errorf("WebSocket: %+v", r)
+	}
 }

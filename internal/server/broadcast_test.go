@@ -45,7 +45,7 @@ func (e endpoint) Listen(ctx context.Context, changed func(string, int), resync 
 func instance(t *testing.T, env *testEnv, b *bus, id int) *testEnv {
 	ep := endpoint{b, id}
 	svc := app.NewService(app.Config{Store: env.store, Mover: app.NewGreedyMover(uint64(id)), Broadcast: ep})
-	srv := New(svc, nil, nil)
+	srv := New(svc, Options{})
 	hs := httptest.NewServer(srv)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

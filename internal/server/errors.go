@@ -20,6 +20,9 @@ var statusOf = map[app.Code]int{
 	app.ERateLimited:      http.StatusTooManyRequests,
 	app.EInternal:         http.StatusInternalServerError,
 	app.EMethodNotAllowed: http.StatusMethodNotAllowed,
+	app.EUnsupportedMedia: http.StatusUnsupportedMediaType,
+	app.EMisdirected:      http.StatusMisdirectedRequest,
+	app.EUnavailable:      http.StatusServiceUnavailable,
 }
 
 // errorBody is the JSON of an error answer.

@@ -30,14 +30,16 @@ func FuzzActionHandler(f *testing.F) {
 	defer store.Close()
 	svc := app.NewService(app.Config{Store: store, Mover: app.NewGreedyMover(1)})
 	defer svc.Close()
-	srv := New(svc, nil, nil)
+	srv := New(svc, Options{})
 	c, err := svc.Create(context.Background(), app.CreateRequest{Ruleset: "tsoro size=6", Opponent: "local"})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest("POST", "/api/games/"+c.ID+"/actions", bytes.NewReader(body))
+		req.Host = "127.0.0.1:8080" // httptest's example.com is not a host the server answers for
 		req.Header.Set("Authorization", "Seat "+c.Tokens["S"])
+		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		srv.ServeHTTP(w, req)
 		switch w.Code {

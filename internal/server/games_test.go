@@ -169,10 +169,9 @@ func TestRematchLocal(t *testing.T) {
 // TestRematchRateLimited: rematch counts against the per-address limit of
 // game creation.
 func TestRematchRateLimited(t *testing.T) {
-	e := newEnv(t)
+	e := newEnvWith(t, Options{Limits: Limits{Creates: 2}})
 	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "local"})
 	e.call("POST", "/api/games/"+c.ID+"/resign", c.Token, nil, 200, nil)
-	e.srv.limiter = newLimiter(1, time.Minute)
 	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, 200, nil)
 	status, data := e.do("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil)
 	wantError(t, "rematch over the limit", status, data, 429, app.ERateLimited, "rematches asked", "retry in")

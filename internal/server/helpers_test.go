@@ -27,12 +27,18 @@ type testEnv struct {
 
 func newEnv(t *testing.T) *testEnv {
 	t.Helper()
+	return newEnvWith(t, Options{})
+}
+
+// newEnvWith is newEnv with the server's options o.
+func newEnvWith(t *testing.T, o Options) *testEnv {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc := app.NewService(app.Config{Store: store, Mover: app.NewGreedyMover(7), Workers: 2})
-	srv := New(svc, nil, nil)
+	srv := New(svc, o)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		srv.Shutdown()
@@ -73,6 +79,12 @@ func (e *testEnv) doHeader(method, path, token string, body any) (int, http.Head
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Seat "+token)
+	}
+	if r != nil { // as the front-end sends them: records as text, the rest JSON
+		req.Header.Set("Content-Type", "application/json")
+		if path == "/api/records" {
+			req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		}
 	}
 	resp, err := e.http.Client().Do(req)
 	if err != nil {

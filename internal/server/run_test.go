@@ -42,6 +42,7 @@ func TestRunEndToEnd(t *testing.T) {
 	post := func(path, token string, body any, out any) int {
 		data, _ := json.Marshal(body)
 		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(data))
+		req.Header.Set("Content-Type", "application/json")
 		if token != "" {
 			req.Header.Set("Authorization", "Seat "+token)
 		}

@@ -36,9 +36,19 @@ type Config struct {
 	// Ready, if set, is called with the base URL (http://host:port) once the
 	// server listens.
 	Ready func(url string)
-	// OriginPatterns are extra hosts allowed to open WebSockets (see
-	// websocket.AcceptOptions); the server's own origin is always allowed.
+	// Hosts are the names the server answers for besides localhost, the
+	// loopback addresses, the host of Addr and any IP address (see
+	// hostPolicy); "*.example.com" admits the names under example.com, "*"
+	// every name. The pages of these hosts may also change state.
+	Hosts []string
+	// OriginPatterns are extra origins (path.Match patterns of host[:port])
+	// whose pages may change state and open WebSockets; the server's own
+	// origin and Hosts are always allowed.
 	OriginPatterns []string
+	// Limits bounds what clients may take (zero fields: the defaults).
+	Limits Limits
+	// Timeouts of the HTTP server (zero fields: the defaults).
+	Timeouts Timeouts
 	// Broadcast links this instance with the others sharing the store
 	// (postgres.Notifier): their changes reach the local WebSockets. Nil
 	// for a single instance.
@@ -51,27 +61,57 @@ type Config struct {
 	MetricsToken string
 }
 
+// Options configures New.
+type Options struct {
+	Logger *slog.Logger // nil: discard
+	// Listen is the address the server listens on; its host is answered.
+	Listen string
+	// Hosts and OriginPatterns are those of Config.
+	Hosts, OriginPatterns []string
+	// Limits bounds what clients may take (zero fields: the defaults).
+	Limits Limits
+}
+
 // Server is the HTTP handler of the app with its live-game hub.
 type Server struct {
 	svc     *app.Service
 	hub     *hub
 	log     *slog.Logger
-	origins []string
-	limiter *limiter
+	hosts   *hostPolicy
+	limits  Limits
+	creates *limiter // games created, rematches, imports: accepted ones
+	joins   *limiter
+	hints   *limiter
+	lab     *limiter
+	open    *sockets // the WebSockets open, per address and in all
 	mux     *http.ServeMux
 	sockets sync.WaitGroup // the WebSocket handlers running
 	metrics metrics        // what /metrics reports
 	// metricsToken, if set, is the bearer token /metrics asks for.
 	metricsToken string
+	// pingEvery and pingTimeout pace the pings that find dead sockets.
+	pingEvery, pingTimeout time.Duration
 }
 
 // New returns the handler of the app on svc and registers its hub as svc's
 // notifier. Close the hub with Shutdown.
-func New(svc *app.Service, log *slog.Logger, origins []string) *Server {
+func New(svc *app.Service, o Options) *Server {
+	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{svc: svc, hub: newHub(log), log: log, origins: origins, limiter: newLimiter(60, time.Minute), mux: http.NewServeMux()}
+	l := o.Limits.withDefaults()
+	s := &Server{
+		svc: svc, hub: newHub(log), log: log, mux: http.NewServeMux(),
+		hosts:     newHostPolicy(o.Hosts, o.Listen, o.OriginPatterns),
+		limits:    l,
+		creates:   newLimiter(l.Creates, time.Minute, "creating games, rematches and importing records count together, refused requests not"),
+		joins:     newLimiter(l.Joins, time.Minute, "joining games, with a wrong invite code too"),
+		hints:     newLimiter(l.Hints, time.Minute, "hints"),
+		lab:       newLimiter(l.Lab, time.Minute, "lab experiments"),
+		open:      newSockets(l.SocketsPerAddr, l.Sockets),
+		pingEvery: 30 * time.Second, pingTimeout: 10 * time.Second,
+	}
 	s.metrics.start = time.Now()
 	svc.SetNotifier(s.hub)
 	s.routes()
@@ -87,21 +127,25 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	m.HandleFunc("GET /metrics", s.handleMetrics)
 	m.HandleFunc("GET /api/rulesets", s.handleRulesets)
-	m.HandleFunc("POST /api/games", s.limited("games created", s.handleCreate))
+	m.HandleFunc("POST /api/games", s.jsonOnly(s.limited(s.creates, "games created", true, s.handleCreate)))
 	m.HandleFunc("GET /api/games", s.handleList)
 	m.HandleFunc("GET /api/games/{id}", s.handleGame)
-	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
-	m.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
+	m.HandleFunc("POST /api/games/{id}/join", s.jsonOnly(s.limited(s.joins, "joins", false, s.handleJoin)))
+	m.HandleFunc("POST /api/games/{id}/actions", s.jsonOnly(s.handleAction))
 	m.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
-	m.HandleFunc("POST /api/games/{id}/rematch", s.limited("rematches asked", s.handleRematch))
-	m.HandleFunc("GET /api/games/{id}/hint", s.handleHint)
+	m.HandleFunc("POST /api/games/{id}/rematch", s.limited(s.creates, "rematches asked", true, s.handleRematch))
+	m.HandleFunc("GET /api/games/{id}/hint", s.limited(s.hints, "hints asked", false, s.handleHint))
 	m.HandleFunc("GET /api/games/{id}/record", s.handleRecord)
 	m.HandleFunc("GET /api/games/{id}/replay", s.handleReplay)
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
-	m.HandleFunc("POST /api/records", s.limited("records imported", s.handleImport))
+	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
-	// The research lab's experiments (package lab).
-	m.Handle("/api/lab", lab.NewHTTPHandler(lab.HTTPOptions{}))
+	// The research lab's experiments (package lab): the limits, and the
+	// experiments, JSON only and limited per address. Other methods reach
+	// the lab's handler, which answers 405.
+	labH := lab.NewHTTPHandler(lab.HTTPOptions{})
+	m.Handle("/api/lab", labH)
+	m.HandleFunc("POST /api/lab", s.jsonOnly(s.limited(s.lab, "lab experiments", false, labH.ServeHTTP)))
 	// Every other API request: 405 or 404 (handleNoRoute).
 	m.HandleFunc("/api/", s.handleNoRoute)
 	// The front-end: every page route and /static/ (package web).
@@ -172,6 +216,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.log.Info("request", "method", r.Method, "path", redact(r.URL.Path), "status", rec.status, "duration", time.Since(start))
 	}()
+	if !s.guard(rec, r) {
+		return
+	}
 	s.mux.ServeHTTP(rec, r)
 }
 
@@ -245,6 +292,37 @@ func (s *Server) listen(ctx context.Context, b app.Broadcast, wg *sync.WaitGroup
 // Shutdown closes the live connections (clients reconnect to the next server).
 func (s *Server) Shutdown() { s.hub.close() }
 
+// Timeouts are the HTTP server's. Zero fields take the defaults shown. A
+// WebSocket is exempt from them once upgraded (handleWS): its pings find
+// dead peers.
+type Timeouts struct {
+	ReadHeader time.Duration // to send a request's headers (10 s)
+	Read       time.Duration // to send a whole request, body included (30 s)
+	// Write bounds the answer, from the end of the request's headers
+	// (60 s): above the lab's 10 s experiments and the 2 s hints.
+	Write time.Duration
+	Idle  time.Duration // a keep-alive connection between requests (120 s)
+}
+
+// newHTTPServer returns the HTTP server of h with the timeouts t.
+func newHTTPServer(h http.Handler, t Timeouts, log *slog.Logger) *http.Server {
+	def := func(d, v time.Duration) time.Duration {
+		if d <= 0 {
+			return v
+		}
+		return d
+	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: def(t.ReadHeader, 10*time.Second),
+		ReadTimeout:       def(t.Read, 30*time.Second),
+		WriteTimeout:      def(t.Write, 60*time.Second),
+		IdleTimeout:       def(t.Idle, 120*time.Second),
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
 // Run serves the app on cfg.Addr until ctx is done, then shuts down
 // gracefully: it stops accepting, lets requests in flight (and their
 // writes) finish, closes the WebSockets and stops the AI workers.
@@ -256,14 +334,16 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Store == nil {
 		return errors.New("server: no store configured")
 	}
-	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
-	srv := New(svc, log, cfg.OriginPatterns)
-	srv.SetMetricsToken(cfg.MetricsToken)
+	if err := CheckHosts(cfg.Hosts); err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		svc.Close()
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
+	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
+	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits})
+	srv.SetMetricsToken(cfg.MetricsToken)
 	lctx, stopListen := context.WithCancel(ctx)
 	var listeners sync.WaitGroup
 	// Stop in order: the listeners of other instances, then the AI workers.
@@ -275,15 +355,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Broadcast != nil {
 		srv.listen(lctx, cfg.Broadcast, &listeners)
 	}
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    32 << 10,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := newHTTPServer(srv, cfg.Timeouts, log)
+	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	hs.RegisterOnShutdown(srv.Shutdown)
 	url := "http://" + ln.Addr().String()
 	log.Info("serving", "url", url)

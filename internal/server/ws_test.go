@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -235,12 +236,14 @@ func TestWebSocketAIUpdates(t *testing.T) {
 	}
 }
 
-// TestWebSocketOutlivesReadTimeout: the server's read timeout, meant for
-// requests, does not cut a live socket.
-func TestWebSocketOutlivesReadTimeout(t *testing.T) {
+// TestWebSocketOutlivesTimeouts: the HTTP server's read and write
+// timeouts, meant for requests, do not cut a live socket (handleWS clears
+// the connection's deadlines before the upgrade).
+func TestWebSocketOutlivesTimeouts(t *testing.T) {
 	e := newEnv(t)
+	const short = 200 * time.Millisecond
 	hs := httptest.NewUnstartedServer(e.srv)
-	hs.Config.ReadTimeout = 200 * time.Millisecond
+	hs.Config = newHTTPServer(e.srv, Timeouts{ReadHeader: short, Read: short, Write: short, Idle: short}, e.srv.log)
 	hs.Start()
 	defer hs.Close()
 	e.http = hs
@@ -250,10 +253,30 @@ func TestWebSocketOutlivesReadTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	cl.hello("", 0)
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(3 * short)
 	cl.send(map[string]string{"type": "ping"})
 	if r := cl.recv(); r.Type != "pong" {
-		t.Fatalf("after the read timeout: %+v", r)
+		t.Fatalf("after the read and write timeouts: %+v", r)
+	}
+	// An update pushed by the server, long after the upgrade.
+	time.Sleep(3 * short)
+	v := e.view(c.ID, "")
+	e.call("POST", "/api/games/"+c.ID+"/actions", c.Tokens[v.ToMove], map[string]any{"action": v.Legal[0], "ply": 0}, 200, nil)
+	if r := cl.recv(); r.Type != "update" || r.Game.Ply != 1 {
+		t.Fatalf("an update after the timeouts: %+v", r)
+	}
+}
+
+// TestHTTPServerTimeouts: Run's HTTP server has a timeout for each phase
+// of a connection (a slow client holds no descriptor forever) and bounded
+// headers.
+func TestHTTPServerTimeouts(t *testing.T) {
+	hs := newHTTPServer(http.NotFoundHandler(), Timeouts{}, slog.New(slog.DiscardHandler))
+	if hs.ReadHeaderTimeout != 10*time.Second || hs.ReadTimeout != 30*time.Second || hs.WriteTimeout != 60*time.Second || hs.IdleTimeout != 120*time.Second {
+		t.Errorf("default timeouts: header %v read %v write %v idle %v", hs.ReadHeaderTimeout, hs.ReadTimeout, hs.WriteTimeout, hs.IdleTimeout)
+	}
+	if hs.MaxHeaderBytes != 32<<10 {
+		t.Errorf("MaxHeaderBytes %d", hs.MaxHeaderBytes)
 	}
 }
 

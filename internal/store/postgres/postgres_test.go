@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"matombo/internal/app"
 	"matombo/internal/store/postgres/pgtest"
 	"matombo/internal/store/storetest"
@@ -155,5 +157,31 @@ func BenchmarkPlay(b *testing.B) {
 		if err := s.AppendAction(ctx, "g", app.Move{Ply: i, Action: "a1"}, 0, "*", ""); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCheckWriteReadOnly: on a database that answers reads but refuses
+// writes (here: sessions in read-only transactions, as on a standby), the
+// write check fails while reads still work: what /healthz reports.
+func TestCheckWriteReadOnly(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	open(t, dsn).Close() // the schema, migrated
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Store{pool: pool}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.ListGames(ctx, app.ListFilter{Limit: 1}); err != nil {
+		t.Fatalf("a read on the read-only database: %v", err)
+	}
+	if err := s.CheckWrite(ctx); err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("CheckWrite on a read-only database: %v, want a read-only error", err)
 	}
 }

@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
 		{"List", testList},
 		{"ListPagingEqualTimes", testListPagingEqualTimes},
 		{"ImportWithActions", testImportWithActions},
+		{"CheckWrite", testCheckWrite},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -442,5 +443,24 @@ func testImportWithActions(t *testing.T, s app.Store) {
 	}
 	if _, err := s.Game(context.Background(), "bad"); app.ErrorCode(err) != app.ENotFound {
 		t.Errorf("a refused game was partly stored: %v", err)
+	}
+}
+
+// testCheckWrite: the write check passes on an open store, changes no game,
+// and fails once the store is closed.
+func testCheckWrite(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g1", base))
+	for range 3 {
+		if err := s.CheckWrite(ctx); err != nil {
+			t.Fatalf("CheckWrite on an open store: %v", err)
+		}
+	}
+	if gs, err := s.ListGames(ctx, app.ListFilter{Limit: 10}); err != nil || len(gs) != 1 || !gs[0].Updated.Equal(base) {
+		t.Errorf("after CheckWrite: %d games (%v)", len(gs), err)
+	}
+	s.Close()
+	if err := s.CheckWrite(ctx); err == nil {
+		t.Error("CheckWrite on a closed store succeeded")
 	}
 }
