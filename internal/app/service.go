@@ -849,9 +849,19 @@ func (s *Service) RecordText(ctx context.Context, id string) (string, error) {
 	return p.rec.Record().String(), nil
 }
 
+// MaxRecordBytes is the most bytes of a record text Import takes. Import
+// also refuses a record whose export (RecordText: the headers written
+// canonically with the Date, Site, South and North headers added, the turns
+// numbered) would be larger, or have more than mancala.MaxHeaders headers,
+// so every export of an imported game can be imported again.
+const MaxRecordBytes = 1 << 20
+
 // Import stores the game of a record text, which must replay legally; the
 // error names the turn and action at fault.
 func (s *Service) Import(ctx context.Context, text string) (string, error) {
+	if len(text) > MaxRecordBytes {
+		return "", Errorf(ETooLarge, "the record has %d bytes; a record has at most %d bytes", len(text), MaxRecordBytes)
+	}
 	rec, err := mancala.ParseRecord(text)
 	if err != nil {
 		return "", Errorf(EInvalid, "%s", trimPrefix(err))
@@ -886,10 +896,37 @@ func (s *Service) Import(ctx context.Context, text string) (string, error) {
 			}
 		}
 	}
+	if err := exportable(g, rec); err != nil {
+		return "", err
+	}
 	if err := s.store.CreateGame(ctx, g); err != nil {
 		return "", err
 	}
 	return g.ID, nil
+}
+
+// exportable checks that the export of g, imported from rec, can be
+// imported again: at most mancala.MaxHeaders headers and MaxRecordBytes
+// bytes.
+func exportable(g *Game, rec *mancala.Record) error {
+	var added []string
+	for _, key := range []string{"South", "North", "Date", "Site"} {
+		if _, ok := rec.Tag(key); !ok {
+			added = append(added, key)
+		}
+	}
+	if n := len(rec.Headers()) + len(added); n > mancala.MaxHeaders {
+		return Errorf(EInvalid, "the record has %d headers and its export adds %s: %d headers; a record has at most %d, so leave out %d",
+			len(rec.Headers()), strings.Join(added, ", "), n, mancala.MaxHeaders, n-mancala.MaxHeaders)
+	}
+	p, err := replay(g)
+	if err != nil {
+		return err
+	}
+	if n := len(p.rec.Record().String()); n > MaxRecordBytes {
+		return Errorf(ETooLarge, "the record written out as its export (headers completed, turns numbered) has %d bytes; a record has at most %d bytes", n, MaxRecordBytes)
+	}
+	return nil
 }
 
 // ReplayStep is one action of a replay with its animation.

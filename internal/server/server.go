@@ -22,9 +22,9 @@ import (
 
 // Body limits of requests.
 const (
-	maxJSONBody   = 16 << 10 // API JSON bodies
-	maxRecordBody = 1 << 20  // an imported record
-	maxWSMessage  = 4 << 10  // a WebSocket message from a client
+	maxJSONBody   = 16 << 10           // API JSON bodies
+	maxRecordBody = app.MaxRecordBytes // an imported record
+	maxWSMessage  = 4 << 10            // a WebSocket message from a client
 )
 
 // Config configures Run.

@@ -196,21 +196,34 @@ func insertAction(ctx context.Context, tx pgx.Tx, id string, m app.Move) error {
 	return nil
 }
 
-const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated, headers`
+// summaryColumns are the columns of a game in the archive list; gameColumns
+// add the imported headers (unbounded in stored games imported before the
+// records' header limits), which only a game's own page reads.
+const (
+	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+	gameColumns    = summaryColumns + `, headers`
+)
 
-func scanGame(row pgx.Row) (*app.Game, error) {
+// scanGame reads a row of summaryColumns, or of gameColumns if withHeaders.
+func scanGame(row pgx.Row, withHeaders bool) (*app.Game, error) {
 	var g app.Game
 	var players, headers []byte
-	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
-		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated, &headers); err != nil {
+	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated}
+	if withHeaders {
+		dest = append(dest, &headers)
+	}
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(players, &g.Players); err != nil {
 		return nil, fmt.Errorf("postgres: game %s: players: %w", g.ID, err)
 	}
-	var err error
-	if g.Headers, err = storeutil.UnmarshalHeaders(headers); err != nil {
-		return nil, fmt.Errorf("postgres: game %s: %w", g.ID, err)
+	if withHeaders {
+		var err error
+		if g.Headers, err = storeutil.UnmarshalHeaders(headers); err != nil {
+			return nil, fmt.Errorf("postgres: game %s: %w", g.ID, err)
+		}
 	}
 	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
 	return &g, nil
@@ -229,7 +242,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 	var g *app.Game
 	game.QueryRow(func(row pgx.Row) error {
 		var err error
-		g, err = scanGame(row)
+		g, err = scanGame(row, true)
 		return err
 	})
 	var side string
@@ -388,7 +401,7 @@ func (s *Store) SetRematch(ctx context.Context, id, rematchID string) (string, e
 
 // ListGames implements app.Store.
 func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, error) {
-	query := `SELECT ` + gameColumns + ` FROM games WHERE true`
+	query := `SELECT ` + summaryColumns + ` FROM games WHERE true`
 	var args []any
 	switch f.Status {
 	case "playing":
@@ -415,7 +428,7 @@ func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, e
 	defer rows.Close()
 	var out []*app.Game
 	for rows.Next() {
-		g, err := scanGame(rows)
+		g, err := scanGame(rows, false)
 		if err != nil {
 			return nil, err
 		}

@@ -193,24 +193,37 @@ func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.M
 	return nil
 }
 
-const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated, headers`
+// summaryColumns are the columns of a game in the archive list; gameColumns
+// add the imported headers (unbounded in stored games imported before the
+// records' header limits), which only a game's own page reads.
+const (
+	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+	gameColumns    = summaryColumns + `, headers`
+)
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanGame(row scanner) (*app.Game, error) {
+// scanGame reads a row of summaryColumns, or of gameColumns if withHeaders.
+func scanGame(row scanner, withHeaders bool) (*app.Game, error) {
 	var g app.Game
 	var players, headers string
 	var created, updated int64
-	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
-		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated, &headers); err != nil {
+	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated}
+	if withHeaders {
+		dest = append(dest, &headers)
+	}
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(players), &g.Players); err != nil {
 		return nil, fmt.Errorf("sqlite: game %s: players: %w", g.ID, err)
 	}
-	var err error
-	if g.Headers, err = storeutil.UnmarshalHeaders([]byte(headers)); err != nil {
-		return nil, fmt.Errorf("sqlite: game %s: %w", g.ID, err)
+	if withHeaders {
+		var err error
+		if g.Headers, err = storeutil.UnmarshalHeaders([]byte(headers)); err != nil {
+			return nil, fmt.Errorf("sqlite: game %s: %w", g.ID, err)
+		}
 	}
 	g.Created, g.Updated = fromMicros(created), fromMicros(updated)
 	return &g, nil
@@ -218,7 +231,7 @@ func scanGame(row scanner) (*app.Game, error) {
 
 // Game implements app.Store.
 func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
-	g, err := scanGame(s.stmts[qGame].QueryRowContext(ctx, id))
+	g, err := scanGame(s.stmts[qGame].QueryRowContext(ctx, id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(id)
 	}
@@ -366,7 +379,7 @@ func (s *Store) SetRematch(ctx context.Context, id, rematchID string) (string, e
 
 // ListGames implements app.Store.
 func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, error) {
-	query := `SELECT ` + gameColumns + ` FROM games WHERE 1 = 1`
+	query := `SELECT ` + summaryColumns + ` FROM games WHERE 1 = 1`
 	var args []any
 	switch f.Status {
 	case "playing":
@@ -393,7 +406,7 @@ func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, e
 	defer rows.Close()
 	var out []*app.Game
 	for rows.Next() {
-		g, err := scanGame(rows)
+		g, err := scanGame(rows, false)
 		if err != nil {
 			return nil, err
 		}

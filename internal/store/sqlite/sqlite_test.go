@@ -141,3 +141,28 @@ func TestCloseFinishesQueuedWrites(t *testing.T) {
 		t.Errorf("%d games stored after reopen, but %d creations were acknowledged", count, stored)
 	}
 }
+
+// TestMigrateCutsHeaders checks migration 0003: a game imported before the
+// header limits keeps its first 61 headers whose values fit, in order.
+func TestMigrateCutsHeaders(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "headers.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &app.Game{ID: "many", Ruleset: "nsolo", Mode: app.ModeImported, Result: "*", Headers: storetest.ManyHeaders(100_000)}
+	if err := s.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer s.Close()
+	storetest.CheckCutHeaders(t, s, "many")
+}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -430,6 +431,11 @@ func testImportWithActions(t *testing.T, s app.Store) {
 	if !slices.Equal(got.Headers, g.Headers) {
 		t.Errorf("headers %q read back as %q", g.Headers, got.Headers)
 	}
+	// The archive list does not read the headers.
+	listed, err := s.ListGames(context.Background(), app.ListFilter{Limit: 10})
+	if err != nil || len(listed) != 1 || listed[0].ID != "imp" || listed[0].Headers != nil || listed[0].Players != g.Players {
+		t.Errorf("ListGames = %+v, %v; want the game imp without its headers", listed, err)
+	}
 	plain := newGame("here", base)
 	mustCreate(t, s, plain)
 	if got := mustGet(t, s, "here"); got.Headers != nil {
@@ -442,5 +448,35 @@ func testImportWithActions(t *testing.T, s app.Store) {
 	}
 	if _, err := s.Game(context.Background(), "bad"); app.ErrorCode(err) != app.ENotFound {
 		t.Errorf("a refused game was partly stored: %v", err)
+	}
+}
+
+// ManyHeaders returns n headers K0 "v0", K1 "v1", …, of which K3 has a
+// value longer than mancala.MaxHeaderValue: the headers of a game imported
+// before the header limits.
+func ManyHeaders(n int) []mancala.Tag {
+	tags := make([]mancala.Tag, n)
+	for i := range tags {
+		tags[i] = mancala.Tag{Key: fmt.Sprintf("K%d", i), Value: fmt.Sprintf("v%d", i)}
+	}
+	tags[3].Value = strings.Repeat("x", mancala.MaxHeaderValue+1)
+	return tags
+}
+
+// CheckCutHeaders checks that game id, stored with ManyHeaders(n) for some
+// n > 62 before the header-limit migration, kept its first 61 headers whose
+// values fit, in order.
+func CheckCutHeaders(t *testing.T, s app.Store, id string) {
+	t.Helper()
+	g := mustGet(t, s, id)
+	var want []mancala.Tag
+	for _, tag := range ManyHeaders(100) {
+		if len(tag.Value) <= mancala.MaxHeaderValue && len(want) < mancala.MaxHeaders-3 {
+			want = append(want, tag)
+		}
+	}
+	if !slices.Equal(g.Headers, want) {
+		t.Errorf("after the migration, %d headers (first %v, last %v); want the %d of %v",
+			len(g.Headers), g.Headers[:min(2, len(g.Headers))], g.Headers[max(0, len(g.Headers)-1):], len(want), want)
 	}
 }
