@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"matombo/internal/app"
+	"matombo/internal/store/postgres"
+	"matombo/internal/store/postgres/pgtest"
 	"matombo/internal/store/sqlite"
 	"matombo/mancala"
 )
@@ -199,3 +201,94 @@ func TestStoredHeadersLoadLinearly(t *testing.T) {
 		t.Errorf("a view of a game with 100,000 stored headers takes %v; want it linear (well under 2 s)", large)
 	}
 }
+
+// TestNamesSurviveExport: player names are cleaned (control and
+// bidirectional formatting characters removed, invalid UTF-8 replaced,
+// white space collapsed, cut to 40 characters), stored alike on SQLite and
+// PostgreSQL (a NUL once made PostgreSQL refuse the game: 500), and come
+// back unchanged from an export and its import.
+func TestNamesSurviveExport(t *testing.T) {
+	names := []struct{ given, kept string }{
+		{`Ada "the Countess" Lovelace`, `Ada "the Countess" Lovelace`},
+		{`C:\path\to\ \"`, `C:\path\to\ \"`},
+		{"Ngũgĩ 李小龍 עברית 🎲", "Ngũgĩ 李小龍 עברית 🎲"},
+		{"a\x00b", "ab"},
+		{"bell\x07 esc\x1b[31m red\x7f", "bell esc[31m red"},
+		{"c1\u0085next\u0080line", "c1 nextline"},
+		{"bad\xffutf8", "bad\ufffdutf8"},
+		{"rlo\u202egnp.exe\u2066", "rlognp.exe"},
+		{"  tabs\tand\nnew\r\nlines\u2028 ", "tabs and new lines"},
+		{strings.Repeat("é", 39) + " xyz", strings.Repeat("é", 39)},
+		{strings.Repeat("🎲", 60), strings.Repeat("🎲", 40)},
+		{"[South \"x\"]", "[South \"x\"]"},
+		{"\x00\x01\u200f", "South"},
+	}
+	stores := map[string]func(t *testing.T) app.Store{
+		"sqlite": func(t *testing.T) app.Store {
+			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "names.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		},
+		"postgres": func(t *testing.T) app.Store {
+			st, err := postgres.Open(context.Background(), pgtest.Schema(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		},
+	}
+	for storeName, open := range stores {
+		t.Run(storeName, func(t *testing.T) {
+			st := open(t)
+			svc := app.NewService(app.Config{Store: st, Mover: &app.GreedyMover{}})
+			defer func() { svc.Close(); st.Close() }()
+			ctx := context.Background()
+			for _, n := range names {
+				c, err := svc.Create(ctx, app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Name: n.given})
+				if err != nil {
+					t.Fatalf("create with the name %q: %v", n.given, err)
+				}
+				code := c.Invite[strings.LastIndex(c.Invite, "/")+1:]
+				if _, err := svc.Join(ctx, c.ID, code, n.given); err != nil {
+					t.Fatalf("join with the name %q: %v", n.given, err)
+				}
+				v, err := svc.View(ctx, c.ID, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]string{"S": n.kept, "N": n.kept}
+				if n.kept == "South" { // nothing left: the sides' own names
+					want["N"] = "North"
+				}
+				if v.Players["S"].Name != want["S"] || v.Players["N"].Name != want["N"] {
+					t.Errorf("name %q kept as %q and %q; want %q", n.given, v.Players["S"].Name, v.Players["N"].Name, n.kept)
+				}
+				if _, err := svc.Resign(ctx, c.ID, c.Token); err != nil {
+					t.Fatal(err)
+				}
+				text, err := svc.RecordText(ctx, c.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				id, err := svc.Import(ctx, text)
+				if err != nil {
+					t.Fatalf("import of the export with the name %q: %v\n%s", n.kept, err, text)
+				}
+				back, err := svc.View(ctx, id, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if back.Players["S"].Name != want["S"] || back.Players["N"].Name != want["N"] {
+					t.Errorf("name %q came back from the export as %q and %q", n.kept, back.Players["S"].Name, back.Players["N"].Name)
+				}
+				if text2, _ := svc.RecordText(ctx, id); !strings.Contains(text2, "[South "+quote(want["S"])+"]") {
+					t.Errorf("the re-export lost the name %q:\n%s", want["S"], text2)
+				}
+			}
+		})
+	}
+}
+
+func quote(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }

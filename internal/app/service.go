@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"matombo/mancala"
 	"matombo/search"
@@ -202,10 +203,27 @@ type Created struct {
 
 const maxName = 40
 
+// cleanName returns a player's name as kept: invalid UTF-8 replaced by
+// U+FFFD, control characters (C0, DEL, C1) and bidirectional formatting
+// characters removed, white space collapsed to single spaces, cut to
+// maxName characters; def if nothing is left. Cleaning a clean name gives
+// it back, so a name survives a record's export and import, and it can
+// be stored as it is in every store (no NUL, which PostgreSQL's JSONB
+// refuses).
 func cleanName(name, def string) string {
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return ' '
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, name)
 	name = strings.Join(strings.Fields(name), " ")
 	if r := []rune(name); len(r) > maxName {
-		name = string(r[:maxName])
+		name = strings.TrimRight(string(r[:maxName]), " ")
 	}
 	if name == "" {
 		return def
@@ -262,6 +280,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, erro
 		g.Players[other] = Player{Kind: KindHuman, Name: other.Name()}
 		invite, team := NewToken(), NewToken()
 		g.Invites[other], g.Invites[side] = HashToken(invite), HashToken(team)
+		g.InviteOnce[other] = true
 		out.Invite = "/join/" + g.ID + "/" + invite
 		out.TeamInvite = "/join/" + g.ID + "/" + team
 	case ModeLocal:
@@ -431,9 +450,12 @@ type Joined struct {
 }
 
 // Join seats the holder of an invite code at the code's side, with a new
-// token. Several people may join one side with the same code (teams). The
-// joiner's name (cleaned like the creator's) names the side if it still has
-// its default name ("North", "South"): the first named joiner names it.
+// token. The opponent's invite of a friend game seats one player: once
+// taken, it is refused (EConflict) until the inviting side asks for a new
+// one (Invite); the creator's team link seats any number of team mates.
+// A game over seats no one. The joiner's name (cleaned like the
+// creator's) names the side if it still has its default name ("North",
+// "South"): the first named joiner names it.
 func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, error) {
 	p, err := s.load(ctx, id)
 	if err != nil {
@@ -445,9 +467,15 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 			continue
 		}
 		side := mancala.Player(i)
+		if g.Over() {
+			return nil, Errorf(EConflict, "game %s is over (%s, %s); its seats can no longer be joined", id, g.Result, g.Reason)
+		}
+		if g.InviteOnce[side] && g.InviteTaken[side] {
+			return nil, Errorf(EConflict, "this invite to game %s has seated its player already: it seats one opponent; ask whoever invited you for a new link", id)
+		}
 		token := NewToken()
 		seat := Seat{Side: side, Hash: HashToken(token), Created: time.Now().UTC()}
-		if err := s.store.AddSeat(ctx, id, seat); err != nil {
+		if err := s.store.TakeInvite(ctx, id, h, seat); err != nil {
 			return nil, err
 		}
 		g.Seats = append(g.Seats, seat)
@@ -465,6 +493,35 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 		return &Joined{Seat: side.String(), Token: token, URL: gameURL(id, token)}, nil
 	}
 	return nil, Errorf(EForbidden, "the invite code is not valid for game %s; ask for a new link", id)
+}
+
+// Invited is a new invite link.
+type Invited struct {
+	Invite string `json:"invite"` // the link for the opponent: /join/{id}/{code}
+}
+
+// Invite gives the holder of token, seated at the inviting side of friend
+// game id (the creator or a team mate), a new link that seats one
+// opponent, as the first: the previous link stops working, and the seats
+// already taken stay.
+func (s *Service) Invite(ctx context.Context, id, token string) (*Invited, error) {
+	p, side, err := s.loadSeated(ctx, id, token, "invite an opponent to")
+	if err != nil {
+		return nil, err
+	}
+	g, other := p.g, side.Other()
+	if g.Mode != ModeFriend || !g.InviteOnce[other] {
+		return nil, Errorf(EForbidden, "game %s has no invite for your opponent: invites are made by the side that created a game with a friend", id)
+	}
+	if g.Over() {
+		return nil, Errorf(EConflict, "game %s is over (%s, %s); ask for a rematch instead", id, g.Result, g.Reason)
+	}
+	code := NewToken()
+	if err := s.store.NewInvite(ctx, id, other, HashToken(code)); err != nil {
+		return nil, err
+	}
+	s.cache.drop(id)
+	return &Invited{Invite: "/join/" + id + "/" + code}, nil
 }
 
 // ActResult is the answer to an action: the game after it and the events of
@@ -755,13 +812,12 @@ func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, erro
 	newSide := side.Other()
 	rid := g.Rematch
 	if rid == "" {
+		// The rematch has no invites: its seats are those of the old
+		// game's seats that ask for them.
 		now := time.Now().UTC()
 		ng := &Game{ID: newID(), Ruleset: g.Ruleset, Start: g.Start, Mode: g.Mode, Result: "*", Created: now, Updated: now}
 		ng.Players[0], ng.Players[1] = g.Players[1], g.Players[0]
-		if err := s.store.CreateGame(ctx, ng); err != nil {
-			return nil, err
-		}
-		if rid, err = s.store.SetRematch(ctx, id, ng.ID); err != nil {
+		if rid, err = s.store.CreateRematch(ctx, id, ng); err != nil {
 			return nil, err
 		}
 		g.Rematch = rid

@@ -91,6 +91,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games", s.handleList)
 	m.HandleFunc("GET /api/games/{id}", s.handleGame)
 	m.HandleFunc("POST /api/games/{id}/join", s.handleJoin)
+	m.HandleFunc("POST /api/games/{id}/invite", s.handleInvite)
 	m.HandleFunc("POST /api/games/{id}/actions", s.handleAction)
 	m.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
 	m.HandleFunc("POST /api/games/{id}/rematch", s.limited("rematches asked", s.handleRematch))
