@@ -25,6 +25,16 @@ import (
 // Turn numbers in errors count the turns of the record one by one from 1,
 // whichever side plays them.
 
+// The bounds of a record's headers: at most MaxHeaders header lines
+// (Ruleset, Result and Position included), each value at most
+// MaxHeaderValue bytes (a canonical Position of the largest board fits).
+// ParseRecord refuses a record beyond them and SetTag a tag that would go
+// beyond them, so every record has a bounded set of headers.
+const (
+	MaxHeaders     = 64
+	MaxHeaderValue = 1000
+)
+
 // Tag is a header of a record other than Ruleset, Position and Result, such
 // as [South "Ada"] or [Date "2026.12.01"].
 type Tag struct {
@@ -315,6 +325,12 @@ func (p *recordParser) header(line string) error {
 	if p.seen[key] {
 		return p.fail(fmt.Sprintf("header %s given twice; each header may appear once", key), line)
 	}
+	if len(p.seen) >= MaxHeaders {
+		return p.fail(fmt.Sprintf("more than %d headers; a record has at most %d headers, Ruleset, Result and Position included", MaxHeaders, MaxHeaders), key)
+	}
+	if len(value) > MaxHeaderValue {
+		return p.fail(fmt.Sprintf("header %s has a value of %d bytes; a header value is at most %d bytes", key, len(value), MaxHeaderValue), key)
+	}
 	p.seen[key] = true
 	switch key {
 	case "Ruleset":
@@ -505,7 +521,7 @@ func quoteValue(v string) string {
 
 // checkTag reports whether a tag can be written and read back: a key as in
 // [Key "value"] that is not one of the typed headers, and a value of valid
-// UTF-8 without control characters.
+// UTF-8 without control characters, at most MaxHeaderValue bytes.
 func checkTag(key, value string) error {
 	ok := key != ""
 	for i := 0; i < len(key); i++ {
@@ -520,12 +536,17 @@ func checkTag(key, value string) error {
 	if !utf8.ValidString(value) || strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return fmt.Errorf("mancala: header %s: the value %q has control characters or is not UTF-8; values are one line of text", key, value)
 	}
+	if len(value) > MaxHeaderValue {
+		return fmt.Errorf("mancala: header %s: the value has %d bytes; a header value is at most %d bytes", key, len(value), MaxHeaderValue)
+	}
 	return nil
 }
 
 // SetTag sets the tag key to value, replacing a tag of the same key or
 // adding it at the end. Ruleset, Position and Result are fields of the
-// record, not tags. Values are one line of UTF-8 text.
+// record, not tags. Values are one line of UTF-8 text of at most
+// MaxHeaderValue bytes; a tag that would take the record beyond MaxHeaders
+// headers is refused (so a replacement scans at most MaxHeaders tags).
 func (r *Record) SetTag(key, value string) error {
 	if err := checkTag(key, value); err != nil {
 		return err
@@ -535,6 +556,13 @@ func (r *Record) SetTag(key, value string) error {
 			r.Tags[i].Value = value
 			return nil
 		}
+	}
+	n := 2 + len(r.Tags) // Ruleset and Result
+	if r.Position != "" {
+		n++
+	}
+	if n >= MaxHeaders {
+		return fmt.Errorf("mancala: header %s: the record has %d headers already; a record has at most %d", key, n, MaxHeaders)
 	}
 	r.Tags = append(r.Tags, Tag{key, value})
 	return nil

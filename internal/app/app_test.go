@@ -109,7 +109,36 @@ func (m *memStore) RenamePlayer(_ context.Context, id string, side mancala.Playe
 	return g.Players[side].Name, nil
 }
 
-func (m *memStore) SetRematch(_ context.Context, id, r string) (string, error) {
+func (m *memStore) TakeInvite(_ context.Context, id string, invite []byte, s Seat) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err != nil {
+		return err
+	}
+	if string(g.Invites[s.Side]) != string(invite) {
+		return Errorf(EForbidden, "replaced")
+	}
+	if g.InviteOnce[s.Side] && g.InviteTaken[s.Side] {
+		return Errorf(EConflict, "taken")
+	}
+	g.InviteTaken[s.Side] = g.InviteOnce[s.Side]
+	g.Seats = append(g.Seats, s)
+	return nil
+}
+
+func (m *memStore) NewInvite(_ context.Context, id string, side mancala.Player, invite []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.get(id)
+	if err != nil {
+		return err
+	}
+	g.Invites[side], g.InviteOnce[side], g.InviteTaken[side] = invite, true, false
+	return nil
+}
+
+func (m *memStore) CreateRematch(_ context.Context, id string, r *Game) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g, err := m.get(id)
@@ -117,7 +146,8 @@ func (m *memStore) SetRematch(_ context.Context, id, r string) (string, error) {
 		return "", err
 	}
 	if g.Rematch == "" {
-		g.Rematch = r
+		m.games[r.ID] = clone(r)
+		g.Rematch = r.ID
 	}
 	return g.Rematch, nil
 }

@@ -34,16 +34,22 @@ type Game struct {
 	Start   string // start position (RULES.md §5); "" for the ruleset's start
 	Mode    string // ModeAI, ModeFriend, ModeLocal or ModeImported
 	Players [2]Player
-	Invites [2][]byte     // sha256 of each side's invite code; nil: no invite
-	Seats   []Seat        // token hashes; several seats may share a side
-	Actions []Move        // the written actions, Actions[i].Ply == i
-	Turns   int           // completed turns
-	Result  string        // "S", "N", "draw" or "*" (in play)
-	Reason  string        // why the game ended; "" in play
-	Rematch string        // the id of the rematch game, "" if none
-	Headers []mancala.Tag // an imported record's headers but Ruleset, Position and Result, in its order (Players hold the names); nil for games played here
-	Created time.Time
-	Updated time.Time
+	Invites [2][]byte // sha256 of each side's invite code; nil: no invite
+	// InviteOnce says, per side, whether its invite seats one player (a
+	// friend game's link for the opponent) rather than a team (the
+	// creator's link for team mates); InviteTaken whether that player has
+	// joined, so that the link seats no one else.
+	InviteOnce  [2]bool
+	InviteTaken [2]bool
+	Seats       []Seat        // token hashes; several seats may share a side
+	Actions     []Move        // the written actions, Actions[i].Ply == i
+	Turns       int           // completed turns
+	Result      string        // "S", "N", "draw" or "*" (in play)
+	Reason      string        // why the game ended; "" in play
+	Rematch     string        // the id of the rematch game, "" if none
+	Headers     []mancala.Tag // an imported record's headers but Ruleset, Position and Result, in its order (Players hold the names); nil for games played here
+	Created     time.Time
+	Updated     time.Time
 }
 
 // Over reports whether the game has a result.
@@ -106,9 +112,19 @@ type Store interface {
 	// from, and returns the name in effect. It changes neither the kind of
 	// player nor the game's Updated time.
 	RenamePlayer(ctx context.Context, id string, side mancala.Player, from, name string) (string, error)
-	// SetRematch links game id to its rematch rematchID unless it already has
-	// one; it returns the rematch in effect.
-	SetRematch(ctx context.Context, id, rematchID string) (string, error)
+	// TakeInvite adds seat s to game id by the invite of side s.Side whose
+	// hash is invite, atomically with its checks: EForbidden if the side's
+	// invite is no longer invite (a new one replaced it), EConflict if the
+	// invite seats one player and has seated one already; else the seat is
+	// added and a one-seat invite marked taken.
+	TakeInvite(ctx context.Context, id string, invite []byte, s Seat) error
+	// NewInvite makes invite the hash of side's invite of game id, an
+	// invite that seats one player and has seated no one yet.
+	NewInvite(ctx context.Context, id string, side mancala.Player, invite []byte) error
+	// CreateRematch stores g as the rematch of game id, and links them,
+	// unless game id has a rematch already (then g is not stored); it
+	// returns the rematch in effect. Concurrent calls store one rematch.
+	CreateRematch(ctx context.Context, id string, g *Game) (string, error)
 	// ListGames returns games newest first (by Updated, then by ID, both
 	// descending) without their seats and actions.
 	ListGames(ctx context.Context, f ListFilter) ([]*Game, error)

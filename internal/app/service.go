@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"matombo/mancala"
 	"matombo/search"
@@ -206,10 +207,27 @@ type Created struct {
 
 const maxName = 40
 
+// cleanName returns a player's name as kept: invalid UTF-8 replaced by
+// U+FFFD, control characters (C0, DEL, C1) and bidirectional formatting
+// characters removed, white space collapsed to single spaces, cut to
+// maxName characters; def if nothing is left. Cleaning a clean name gives
+// it back, so a name survives a record's export and import, and it can
+// be stored as it is in every store (no NUL, which PostgreSQL's JSONB
+// refuses).
 func cleanName(name, def string) string {
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return ' '
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, name)
 	name = strings.Join(strings.Fields(name), " ")
 	if r := []rune(name); len(r) > maxName {
-		name = string(r[:maxName])
+		name = strings.TrimRight(string(r[:maxName]), " ")
 	}
 	if name == "" {
 		return def
@@ -266,6 +284,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, erro
 		g.Players[other] = Player{Kind: KindHuman, Name: other.Name()}
 		invite, team := NewToken(), NewToken()
 		g.Invites[other], g.Invites[side] = HashToken(invite), HashToken(team)
+		g.InviteOnce[other] = true
 		out.Invite = "/join/" + g.ID + "/" + invite
 		out.TeamInvite = "/join/" + g.ID + "/" + team
 	case ModeLocal:
@@ -435,9 +454,12 @@ type Joined struct {
 }
 
 // Join seats the holder of an invite code at the code's side, with a new
-// token. Several people may join one side with the same code (teams). The
-// joiner's name (cleaned like the creator's) names the side if it still has
-// its default name ("North", "South"): the first named joiner names it.
+// token. The opponent's invite of a friend game seats one player: once
+// taken, it is refused (EConflict) until the inviting side asks for a new
+// one (Invite); the creator's team link seats any number of team mates.
+// A game over seats no one. The joiner's name (cleaned like the
+// creator's) names the side if it still has its default name ("North",
+// "South"): the first named joiner names it.
 func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, error) {
 	p, err := s.load(ctx, id)
 	if err != nil {
@@ -449,9 +471,15 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 			continue
 		}
 		side := mancala.Player(i)
+		if g.Over() {
+			return nil, Errorf(EConflict, "game %s is over (%s, %s); its seats can no longer be joined", id, g.Result, g.Reason)
+		}
+		if g.InviteOnce[side] && g.InviteTaken[side] {
+			return nil, Errorf(EConflict, "this invite to game %s has seated its player already: it seats one opponent; ask whoever invited you for a new link", id)
+		}
 		token := NewToken()
 		seat := Seat{Side: side, Hash: HashToken(token), Created: time.Now().UTC()}
-		if err := s.store.AddSeat(ctx, id, seat); err != nil {
+		if err := s.store.TakeInvite(ctx, id, h, seat); err != nil {
 			return nil, err
 		}
 		g.Seats = append(g.Seats, seat)
@@ -469,6 +497,35 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 		return &Joined{Seat: side.String(), Token: token, URL: gameURL(id, token)}, nil
 	}
 	return nil, Errorf(EForbidden, "the invite code is not valid for game %s; ask for a new link", id)
+}
+
+// Invited is a new invite link.
+type Invited struct {
+	Invite string `json:"invite"` // the link for the opponent: /join/{id}/{code}
+}
+
+// Invite gives the holder of token, seated at the inviting side of friend
+// game id (the creator or a team mate), a new link that seats one
+// opponent, as the first: the previous link stops working, and the seats
+// already taken stay.
+func (s *Service) Invite(ctx context.Context, id, token string) (*Invited, error) {
+	p, side, err := s.loadSeated(ctx, id, token, "invite an opponent to")
+	if err != nil {
+		return nil, err
+	}
+	g, other := p.g, side.Other()
+	if g.Mode != ModeFriend || !g.InviteOnce[other] {
+		return nil, Errorf(EForbidden, "game %s has no invite for your opponent: invites are made by the side that created a game with a friend", id)
+	}
+	if g.Over() {
+		return nil, Errorf(EConflict, "game %s is over (%s, %s); ask for a rematch instead", id, g.Result, g.Reason)
+	}
+	code := NewToken()
+	if err := s.store.NewInvite(ctx, id, other, HashToken(code)); err != nil {
+		return nil, err
+	}
+	s.cache.drop(id)
+	return &Invited{Invite: "/join/" + id + "/" + code}, nil
 }
 
 // ActResult is the answer to an action: the game after it and the events of
@@ -759,13 +816,12 @@ func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, erro
 	newSide := side.Other()
 	rid := g.Rematch
 	if rid == "" {
+		// The rematch has no invites: its seats are those of the old
+		// game's seats that ask for them.
 		now := time.Now().UTC()
 		ng := &Game{ID: newID(), Ruleset: g.Ruleset, Start: g.Start, Mode: g.Mode, Result: "*", Created: now, Updated: now}
 		ng.Players[0], ng.Players[1] = g.Players[1], g.Players[0]
-		if err := s.store.CreateGame(ctx, ng); err != nil {
-			return nil, err
-		}
-		if rid, err = s.store.SetRematch(ctx, id, ng.ID); err != nil {
+		if rid, err = s.store.CreateRematch(ctx, id, ng); err != nil {
 			return nil, err
 		}
 		g.Rematch = rid
@@ -853,9 +909,19 @@ func (s *Service) RecordText(ctx context.Context, id string) (string, error) {
 	return p.rec.Record().String(), nil
 }
 
+// MaxRecordBytes is the most bytes of a record text Import takes. Import
+// also refuses a record whose export (RecordText: the headers written
+// canonically with the Date, Site, South and North headers added, the turns
+// numbered) would be larger, or have more than mancala.MaxHeaders headers,
+// so every export of an imported game can be imported again.
+const MaxRecordBytes = 1 << 20
+
 // Import stores the game of a record text, which must replay legally; the
 // error names the turn and action at fault.
 func (s *Service) Import(ctx context.Context, text string) (string, error) {
+	if len(text) > MaxRecordBytes {
+		return "", Errorf(ETooLarge, "the record has %d bytes; a record has at most %d bytes", len(text), MaxRecordBytes)
+	}
 	rec, err := mancala.ParseRecord(text)
 	if err != nil {
 		return "", Errorf(EInvalid, "%s", trimPrefix(err))
@@ -890,10 +956,37 @@ func (s *Service) Import(ctx context.Context, text string) (string, error) {
 			}
 		}
 	}
+	if err := exportable(g, rec); err != nil {
+		return "", err
+	}
 	if err := s.store.CreateGame(ctx, g); err != nil {
 		return "", err
 	}
 	return g.ID, nil
+}
+
+// exportable checks that the export of g, imported from rec, can be
+// imported again: at most mancala.MaxHeaders headers and MaxRecordBytes
+// bytes.
+func exportable(g *Game, rec *mancala.Record) error {
+	var added []string
+	for _, key := range []string{"South", "North", "Date", "Site"} {
+		if _, ok := rec.Tag(key); !ok {
+			added = append(added, key)
+		}
+	}
+	if n := len(rec.Headers()) + len(added); n > mancala.MaxHeaders {
+		return Errorf(EInvalid, "the record has %d headers and its export adds %s: %d headers; a record has at most %d, so leave out %d",
+			len(rec.Headers()), strings.Join(added, ", "), n, mancala.MaxHeaders, n-mancala.MaxHeaders)
+	}
+	p, err := replay(g)
+	if err != nil {
+		return err
+	}
+	if n := len(p.rec.Record().String()); n > MaxRecordBytes {
+		return Errorf(ETooLarge, "the record written out as its export (headers completed, turns numbered) has %d bytes; a record has at most %d bytes", n, MaxRecordBytes)
+	}
+	return nil
 }
 
 // ReplayStep is one action of a replay with its animation.

@@ -200,9 +200,23 @@ func replay(g *Game) (*played, error) {
 	p := &played{g: g, rec: rec}
 	// An imported record keeps its own headers in their order, its Date
 	// and Site included (the names as the players are named now); a game
-	// played here gets the day it began and its address.
+	// played here gets the day it began and its address. Room is kept for
+	// those four within mancala.MaxHeaders, which Import checked: only a
+	// game stored with more headers (imported before the limit) loses the
+	// last of its others, so that its export imports again.
+	room := mancala.MaxHeaders - 2 - 4 // Ruleset, Result; South, North, Date, Site
+	if g.Start != "" {
+		room-- // Position
+	}
 	for _, t := range g.Headers {
-		rec.SetTag(t.Key, t.Value)
+		switch t.Key {
+		case "South", "North", "Date", "Site":
+			rec.SetTag(t.Key, t.Value)
+		default:
+			if room > 0 && rec.SetTag(t.Key, t.Value) == nil {
+				room--
+			}
+		}
 	}
 	for i, name := range []string{"South", "North"} {
 		if n := g.Players[i].Name; n != "" {

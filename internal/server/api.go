@@ -137,6 +137,15 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+func (s *Server) handleInvite(w http.ResponseWriter, r *http.Request) {
+	out, err := s.svc.Invite(r.Context(), r.PathValue("id"), seatToken(r))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 // actionRequest is the body of POST /api/games/{id}/actions.
 type actionRequest struct {
 	Action string `json:"action"`

@@ -189,7 +189,7 @@ func TestJoinName(t *testing.T) {
 	}
 	spec.hello("", 0)
 	code := c.Invite[strings.LastIndex(c.Invite, "/")+1:]
-	var j, mate app.Joined
+	var j app.Joined
 	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code, "name": "  Bo \t Diddley  "}, 200, &j)
 	m := spec.recv()
 	if m.Type != "update" || m.Game == nil || m.Game.Players["N"].Name != "Bo Diddley" || !m.Game.Seated["N"] || m.Game.You != "" {
@@ -203,9 +203,11 @@ func TestJoinName(t *testing.T) {
 			t.Errorf("view for %q: players %+v", tok, v.Players)
 		}
 	}
-	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code, "name": "Cy"}, 200, &mate)
-	if v := e.view(c.ID, ""); v.Players["N"].Name != "Bo Diddley" {
-		t.Errorf("a team mate renamed the side: %+v", v.Players)
+	// The invite seated its player: it seats no one else.
+	status, data := e.do("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code, "name": "Cy"})
+	wantError(t, "a second join by the opponent's invite", status, data, 409, app.EConflict, "seated its player already", "new link")
+	if v := e.view(c.ID, ""); v.Players["N"].Name != "Bo Diddley" || len(v.Seated) != 2 {
+		t.Errorf("a refused join renamed the side: %+v", v.Players)
 	}
 	// The creator's team mate does not rename the creator's side either.
 	team := c.TeamInvite[strings.LastIndex(c.TeamInvite, "/")+1:]
@@ -221,6 +223,9 @@ func TestJoinName(t *testing.T) {
 	if v := e.view(c2.ID, ""); v.Players["S"].Name != "South" {
 		t.Errorf("a blank name: %+v", v.Players)
 	}
+	var again app.Invited
+	e.call("POST", "/api/games/"+c2.ID+"/invite", c2.Token, nil, 200, &again)
+	code2 = again.Invite[strings.LastIndex(again.Invite, "/")+1:]
 	e.call("POST", "/api/games/"+c2.ID+"/join", "", map[string]string{"invite": code2, "name": strings.Repeat("é", 50)}, 200, nil)
 	if v := e.view(c2.ID, ""); v.Players["S"].Name != strings.Repeat("é", 40) {
 		t.Errorf("a long name: %+v", v.Players)
@@ -237,21 +242,56 @@ func TestJoinTeams(t *testing.T) {
 		t.Fatalf("before joining: seated %v", v.Seated)
 	}
 	code := c.Invite[strings.LastIndex(c.Invite, "/")+1:]
-	var a, b, mate app.Joined
+	var a, b, mate, mate2 app.Joined
 	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code}, 200, &a)
-	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code}, 200, &b)
+	// The creator's team link seats any number of team mates.
 	team := c.TeamInvite[strings.LastIndex(c.TeamInvite, "/")+1:]
 	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": team}, 200, &mate)
-	if a.Seat != "S" || b.Seat != "S" || a.Token == b.Token || mate.Seat != "N" {
-		t.Fatalf("joined %+v %+v %+v", a, b, mate)
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": team}, 200, &mate2)
+	// The opponent's invite seats one; the inviting side (a team mate
+	// too) may make a new one, and the old one stops working.
+	status, data := e.do("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code})
+	wantError(t, "a second join by the opponent's invite", status, data, 409, app.EConflict, "seated its player already")
+	status, data = e.do("POST", "/api/games/"+c.ID+"/invite", a.Token, nil)
+	wantError(t, "an invite asked by the invited side", status, data, 403, app.EForbidden, "no invite for your opponent")
+	status, data = e.do("POST", "/api/games/"+c.ID+"/invite", "", nil)
+	wantError(t, "an invite asked without a seat", status, data, 403, app.EForbidden, "seat token")
+	var again app.Invited
+	e.call("POST", "/api/games/"+c.ID+"/invite", mate.Token, nil, 200, &again)
+	if !strings.HasPrefix(again.Invite, "/join/"+c.ID+"/") || again.Invite == c.Invite {
+		t.Fatalf("new invite %+v", again)
+	}
+	e.call("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": again.Invite[strings.LastIndex(again.Invite, "/")+1:]}, 200, &b)
+	status, data = e.do("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": code})
+	wantError(t, "the replaced invite", status, data, 403, app.EForbidden, "not valid")
+	if a.Seat != "S" || b.Seat != "S" || a.Token == b.Token || mate.Seat != "N" || mate2.Seat != "N" {
+		t.Fatalf("joined %+v %+v %+v %+v", a, b, mate, mate2)
 	}
 	if v := e.view(c.ID, b.Token); v.You != "S" || !v.Seated["S"] {
 		t.Fatalf("after joining: you %q seated %v", v.You, v.Seated)
 	}
-	status, data := e.do("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": "wrong"})
+	status, data = e.do("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": "wrong"})
 	wantError(t, "wrong invite", status, data, 403, app.EForbidden, "invite")
-	// Both South team members may act for South.
+	// Both South players may act for South.
 	e.call("POST", "/api/games/"+c.ID+"/actions", b.Token, map[string]any{"action": "a1", "ply": 0}, 200, nil)
+
+	// Once the game is over, no link seats anyone, and no new one is made;
+	// its rematch seats only the old game's seats.
+	e.call("POST", "/api/games/"+c.ID+"/resign", a.Token, nil, 200, nil)
+	status, data = e.do("POST", "/api/games/"+c.ID+"/join", "", map[string]string{"invite": team})
+	wantError(t, "a join of a game over", status, data, 409, app.EConflict, "over")
+	status, data = e.do("POST", "/api/games/"+c.ID+"/invite", c.Token, nil)
+	wantError(t, "an invite to a game over", status, data, 409, app.EConflict, "over", "rematch")
+	var r app.Created
+	e.call("POST", "/api/games/"+c.ID+"/rematch", c.Token, nil, 200, &r)
+	if v := e.view(r.ID, ""); !v.Seated["S"] || v.Seated["N"] {
+		t.Errorf("the rematch, asked by the North creator alone, seats %v; want South (the creator's new side) only", v.Seated)
+	}
+	for _, inv := range []string{code, team} {
+		status, data = e.do("POST", "/api/games/"+r.ID+"/join", "", map[string]string{"invite": inv})
+		wantError(t, "an old invite in the rematch", status, data, 403, app.EForbidden, "not valid")
+	}
+	e.call("POST", "/api/games/"+r.ID+"/invite", r.Token, nil, 403, nil)
 }
 
 func TestArchiveList(t *testing.T) {

@@ -22,9 +22,9 @@ import (
 
 // Body limits of requests.
 const (
-	maxJSONBody   = 16 << 10 // API JSON bodies
-	maxRecordBody = 1 << 20  // an imported record
-	maxWSMessage  = 4 << 10  // a WebSocket message from a client
+	maxJSONBody   = 16 << 10           // API JSON bodies
+	maxRecordBody = app.MaxRecordBytes // an imported record
+	maxWSMessage  = 4 << 10            // a WebSocket message from a client
 )
 
 // Config configures Run.
@@ -131,6 +131,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games", s.handleList)
 	m.HandleFunc("GET /api/games/{id}", s.handleGame)
 	m.HandleFunc("POST /api/games/{id}/join", s.jsonOnly(s.limited(s.joins, "joins", false, s.handleJoin)))
+	m.HandleFunc("POST /api/games/{id}/invite", s.handleInvite)
 	m.HandleFunc("POST /api/games/{id}/actions", s.jsonOnly(s.handleAction))
 	m.HandleFunc("POST /api/games/{id}/resign", s.handleResign)
 	m.HandleFunc("POST /api/games/{id}/rematch", s.limited(s.creates, "rematches asked", true, s.handleRematch))

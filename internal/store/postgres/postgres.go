@@ -157,35 +157,38 @@ func isUniqueViolation(err error) bool {
 
 // CreateGame implements app.Store.
 func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
+	return s.tx(ctx, func(tx pgx.Tx) error { return createGame(ctx, tx, g) })
+}
+
+// createGame inserts g with its seats and actions in tx.
+func createGame(ctx context.Context, tx pgx.Tx, g *app.Game) error {
 	players, err := json.Marshal(g.Players)
 	if err != nil {
 		return err
 	}
-	return s.tx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated, headers)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-			g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], len(g.Actions), g.Turns,
-			g.Result, g.Reason, g.Rematch, g.Created, g.Updated, storeutil.MarshalHeaders(g.Headers)); err != nil {
-			if isUniqueViolation(err) {
-				return app.Errorf(app.EConflict, "a game with id %q exists already", g.ID)
-			}
-			return fmt.Errorf("postgres: create game %s: %w", g.ID, err)
+	if _, err := tx.Exec(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, invite_once, invite_taken, plies, turns, result, reason, rematch, created, updated, headers)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+		g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], storeutil.Sides(g.InviteOnce), storeutil.Sides(g.InviteTaken),
+		len(g.Actions), g.Turns, g.Result, g.Reason, g.Rematch, g.Created, g.Updated, storeutil.MarshalHeaders(g.Headers)); err != nil {
+		if isUniqueViolation(err) {
+			return app.Errorf(app.EConflict, "a game with id %q exists already", g.ID)
 		}
-		for _, st := range g.Seats {
-			if err := insertSeat(ctx, tx, g.ID, st); err != nil {
-				return err
-			}
+		return fmt.Errorf("postgres: create game %s: %w", g.ID, err)
+	}
+	for _, st := range g.Seats {
+		if err := insertSeat(ctx, tx, g.ID, st); err != nil {
+			return err
 		}
-		for i, m := range g.Actions {
-			if m.Ply != i {
-				return app.Errorf(app.EInvalid, "action %d of game %s has ply %d", i, g.ID, m.Ply)
-			}
-			if err := insertAction(ctx, tx, g.ID, m); err != nil {
-				return err
-			}
+	}
+	for i, m := range g.Actions {
+		if m.Ply != i {
+			return app.Errorf(app.EInvalid, "action %d of game %s has ply %d", i, g.ID, m.Ply)
 		}
-		return nil
-	})
+		if err := insertAction(ctx, tx, g.ID, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func insertSeat(ctx context.Context, tx pgx.Tx, id string, st app.Seat) error {
@@ -210,21 +213,36 @@ func insertAction(ctx context.Context, tx pgx.Tx, id string, m app.Move) error {
 	return nil
 }
 
-const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated, headers`
+// summaryColumns are the columns of a game in the archive list; gameColumns
+// add the imported headers (unbounded in stored games imported before the
+// records' header limits), which only a game's own page reads.
+const (
+	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers`
+)
 
-func scanGame(row pgx.Row) (*app.Game, error) {
+// scanGame reads a row of summaryColumns, or of gameColumns if withHeaders.
+func scanGame(row pgx.Row, withHeaders bool) (*app.Game, error) {
 	var g app.Game
 	var players, headers []byte
-	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
-		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated, &headers); err != nil {
+	var once, taken string
+	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated}
+	if withHeaders {
+		dest = append(dest, &once, &taken, &headers)
+	}
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
+	g.InviteOnce, g.InviteTaken = storeutil.ParseSides(once), storeutil.ParseSides(taken)
 	if err := json.Unmarshal(players, &g.Players); err != nil {
 		return nil, fmt.Errorf("postgres: game %s: players: %w", g.ID, err)
 	}
-	var err error
-	if g.Headers, err = storeutil.UnmarshalHeaders(headers); err != nil {
-		return nil, fmt.Errorf("postgres: game %s: %w", g.ID, err)
+	if withHeaders {
+		var err error
+		if g.Headers, err = storeutil.UnmarshalHeaders(headers); err != nil {
+			return nil, fmt.Errorf("postgres: game %s: %w", g.ID, err)
+		}
 	}
 	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
 	return &g, nil
@@ -243,7 +261,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 	var g *app.Game
 	game.QueryRow(func(row pgx.Row) error {
 		var err error
-		g, err = scanGame(row)
+		g, err = scanGame(row, true)
 		return err
 	})
 	var side string
@@ -387,22 +405,100 @@ func (s *Store) RenamePlayer(ctx context.Context, id string, side mancala.Player
 	return got, err
 }
 
-// SetRematch implements app.Store.
-func (s *Store) SetRematch(ctx context.Context, id, rematchID string) (string, error) {
-	var out string
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		if _, err := lockGame(ctx, tx, id); err != nil {
+// inviteColumn names the column of side's invite.
+func inviteColumn(side mancala.Player) string {
+	if side == mancala.North {
+		return "invite_n"
+	}
+	return "invite_s"
+}
+
+// TakeInvite implements app.Store.
+func (s *Store) TakeInvite(ctx context.Context, id string, invite []byte, st app.Seat) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		var stored []byte
+		var once, taken string
+		err := tx.QueryRow(ctx, `SELECT `+inviteColumn(st.Side)+`, invite_once, invite_taken FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&stored, &once, &taken)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: game %s: %w", id, err)
+		}
+		onceSet, takenSet := storeutil.ParseSides(once), storeutil.ParseSides(taken)
+		if err := storeutil.CheckInvite(id, st.Side, stored, invite, onceSet, takenSet); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `UPDATE games SET rematch = CASE WHEN rematch = '' THEN $1 ELSE rematch END
-			WHERE id = $2 RETURNING rematch`, rematchID, id).Scan(&out)
+		if err := insertSeat(ctx, tx, id, st); err != nil {
+			return err
+		}
+		if !onceSet[st.Side] {
+			return nil
+		}
+		takenSet[st.Side] = true
+		if _, err := tx.Exec(ctx, `UPDATE games SET invite_taken = $1 WHERE id = $2`, storeutil.Sides(takenSet), id); err != nil {
+			return fmt.Errorf("postgres: take the invite of game %s: %w", id, err)
+		}
+		return nil
 	})
-	return out, err
+}
+
+// NewInvite implements app.Store.
+func (s *Store) NewInvite(ctx context.Context, id string, side mancala.Player, invite []byte) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		var once, taken string
+		err := tx.QueryRow(ctx, `SELECT invite_once, invite_taken FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&once, &taken)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: game %s: %w", id, err)
+		}
+		onceSet, takenSet := storeutil.ParseSides(once), storeutil.ParseSides(taken)
+		onceSet[side], takenSet[side] = true, false
+		if _, err := tx.Exec(ctx, `UPDATE games SET `+inviteColumn(side)+` = $1, invite_once = $2, invite_taken = $3 WHERE id = $4`,
+			invite, storeutil.Sides(onceSet), storeutil.Sides(takenSet), id); err != nil {
+			return fmt.Errorf("postgres: new invite for game %s: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// CreateRematch implements app.Store: the old game's row is locked while
+// the rematch is stored, so a concurrent call waits and finds the link.
+func (s *Store) CreateRematch(ctx context.Context, id string, g *app.Game) (string, error) {
+	var out string
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		var had string
+		err := tx.QueryRow(ctx, `SELECT rematch FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&had)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: game %s: %w", id, err)
+		}
+		if had != "" {
+			out = had
+			return nil
+		}
+		if err := createGame(ctx, tx, g); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET rematch = $1 WHERE id = $2`, g.ID, id); err != nil {
+			return fmt.Errorf("postgres: link game %s to its rematch: %w", id, err)
+		}
+		out = g.ID
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return out, nil
 }
 
 // ListGames implements app.Store.
 func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, error) {
-	query := `SELECT ` + gameColumns + ` FROM games WHERE true`
+	query := `SELECT ` + summaryColumns + ` FROM games WHERE true`
 	var args []any
 	switch f.Status {
 	case "playing":
@@ -429,7 +525,7 @@ func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, e
 	defer rows.Close()
 	var out []*app.Game
 	for rows.Next() {
-		g, err := scanGame(rows)
+		g, err := scanGame(rows, false)
 		if err != nil {
 			return nil, err
 		}

@@ -185,3 +185,22 @@ func TestCheckWriteReadOnly(t *testing.T) {
 		t.Fatalf("CheckWrite on a read-only database: %v, want a read-only error", err)
 	}
 }
+
+// TestMigrateCutsHeaders checks migration 0003: a game imported before the
+// header limits keeps its first 61 headers whose values fit, in order.
+func TestMigrateCutsHeaders(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.Schema(t)
+	s := open(t, dsn)
+	g := &app.Game{ID: "many", Ruleset: "nsolo", Mode: app.ModeImported, Result: "*", Headers: storetest.ManyHeaders(100_000)}
+	if err := s.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM schema_migrations WHERE version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = open(t, dsn)
+	defer s.Close()
+	storetest.CheckCutHeaders(t, s, "many")
+}

@@ -160,32 +160,35 @@ func notFound(id string) error { return app.Errorf(app.ENotFound, "no game %q", 
 
 // CreateGame implements app.Store.
 func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return s.createGame(ctx, tx, g) })
+}
+
+// createGame inserts g with its seats and actions in tx.
+func (s *Store) createGame(ctx context.Context, tx *sql.Tx, g *app.Game) error {
 	players, err := json.Marshal(g.Players)
 	if err != nil {
 		return err
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, plies, turns, result, reason, rematch, created, updated, headers)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], len(g.Actions), g.Turns,
-			g.Result, g.Reason, g.Rematch, micros(g.Created), micros(g.Updated), storeutil.MarshalHeaders(g.Headers)); err != nil {
-			return fmt.Errorf("sqlite: create game %s: %w", g.ID, err)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, invite_once, invite_taken, plies, turns, result, reason, rematch, created, updated, headers)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], storeutil.Sides(g.InviteOnce), storeutil.Sides(g.InviteTaken),
+		len(g.Actions), g.Turns, g.Result, g.Reason, g.Rematch, micros(g.Created), micros(g.Updated), storeutil.MarshalHeaders(g.Headers)); err != nil {
+		return fmt.Errorf("sqlite: create game %s: %w", g.ID, err)
+	}
+	for _, st := range g.Seats {
+		if err := s.insertSeat(ctx, tx, g.ID, st); err != nil {
+			return err
 		}
-		for _, st := range g.Seats {
-			if err := s.insertSeat(ctx, tx, g.ID, st); err != nil {
-				return err
-			}
+	}
+	for i, m := range g.Actions {
+		if m.Ply != i {
+			return app.Errorf(app.EInvalid, "action %d of game %s has ply %d", i, g.ID, m.Ply)
 		}
-		for i, m := range g.Actions {
-			if m.Ply != i {
-				return app.Errorf(app.EInvalid, "action %d of game %s has ply %d", i, g.ID, m.Ply)
-			}
-			if err := s.insertAction(ctx, tx, g.ID, m); err != nil {
-				return err
-			}
+		if err := s.insertAction(ctx, tx, g.ID, m); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 func (s *Store) insertSeat(ctx context.Context, tx *sql.Tx, id string, st app.Seat) error {
@@ -206,24 +209,38 @@ func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.M
 	return nil
 }
 
-const gameColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated, headers`
+// summaryColumns are the columns of a game in the archive list; gameColumns
+// add the imported headers (unbounded in stored games imported before the
+// records' header limits), which only a game's own page reads.
+const (
+	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
+	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers`
+)
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanGame(row scanner) (*app.Game, error) {
+// scanGame reads a row of summaryColumns, or of gameColumns if withHeaders.
+func scanGame(row scanner, withHeaders bool) (*app.Game, error) {
 	var g app.Game
-	var players, headers string
+	var players, once, taken, headers string
 	var created, updated int64
-	if err := row.Scan(&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
-		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated, &headers); err != nil {
+	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
+		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated}
+	if withHeaders {
+		dest = append(dest, &once, &taken, &headers)
+	}
+	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
+	g.InviteOnce, g.InviteTaken = storeutil.ParseSides(once), storeutil.ParseSides(taken)
 	if err := json.Unmarshal([]byte(players), &g.Players); err != nil {
 		return nil, fmt.Errorf("sqlite: game %s: players: %w", g.ID, err)
 	}
-	var err error
-	if g.Headers, err = storeutil.UnmarshalHeaders([]byte(headers)); err != nil {
-		return nil, fmt.Errorf("sqlite: game %s: %w", g.ID, err)
+	if withHeaders {
+		var err error
+		if g.Headers, err = storeutil.UnmarshalHeaders([]byte(headers)); err != nil {
+			return nil, fmt.Errorf("sqlite: game %s: %w", g.ID, err)
+		}
 	}
 	g.Created, g.Updated = fromMicros(created), fromMicros(updated)
 	return &g, nil
@@ -231,7 +248,7 @@ func scanGame(row scanner) (*app.Game, error) {
 
 // Game implements app.Store.
 func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
-	g, err := scanGame(s.stmts[qGame].QueryRowContext(ctx, id))
+	g, err := scanGame(s.stmts[qGame].QueryRowContext(ctx, id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(id)
 	}
@@ -362,24 +379,99 @@ func (s *Store) RenamePlayer(ctx context.Context, id string, side mancala.Player
 	return got, err
 }
 
-// SetRematch implements app.Store.
-func (s *Store) SetRematch(ctx context.Context, id, rematchID string) (string, error) {
+// inviteColumn names the column of side's invite.
+func inviteColumn(side mancala.Player) string {
+	if side == mancala.North {
+		return "invite_n"
+	}
+	return "invite_s"
+}
+
+// TakeInvite implements app.Store.
+func (s *Store) TakeInvite(ctx context.Context, id string, invite []byte, st app.Seat) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var stored []byte
+		var once, taken string
+		err := tx.QueryRowContext(ctx, `SELECT `+inviteColumn(st.Side)+`, invite_once, invite_taken FROM games WHERE id = ?`, id).Scan(&stored, &once, &taken)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: game %s: %w", id, err)
+		}
+		onceSet, takenSet := storeutil.ParseSides(once), storeutil.ParseSides(taken)
+		if err := storeutil.CheckInvite(id, st.Side, stored, invite, onceSet, takenSet); err != nil {
+			return err
+		}
+		if err := s.insertSeat(ctx, tx, id, st); err != nil {
+			return err
+		}
+		if !onceSet[st.Side] {
+			return nil
+		}
+		takenSet[st.Side] = true
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET invite_taken = ? WHERE id = ?`, storeutil.Sides(takenSet), id); err != nil {
+			return fmt.Errorf("sqlite: take the invite of game %s: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// NewInvite implements app.Store.
+func (s *Store) NewInvite(ctx context.Context, id string, side mancala.Player, invite []byte) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var once, taken string
+		err := tx.QueryRowContext(ctx, `SELECT invite_once, invite_taken FROM games WHERE id = ?`, id).Scan(&once, &taken)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: game %s: %w", id, err)
+		}
+		onceSet, takenSet := storeutil.ParseSides(once), storeutil.ParseSides(taken)
+		onceSet[side], takenSet[side] = true, false
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET `+inviteColumn(side)+` = ?, invite_once = ?, invite_taken = ? WHERE id = ?`,
+			invite, storeutil.Sides(onceSet), storeutil.Sides(takenSet), id); err != nil {
+			return fmt.Errorf("sqlite: new invite for game %s: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// CreateRematch implements app.Store.
+func (s *Store) CreateRematch(ctx context.Context, id string, g *app.Game) (string, error) {
 	var out string
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := s.gameState(ctx, tx, id); err != nil {
+		var had string
+		err := tx.QueryRowContext(ctx, `SELECT rematch FROM games WHERE id = ?`, id).Scan(&had)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(id)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: game %s: %w", id, err)
+		}
+		if had != "" {
+			out = had
+			return nil
+		}
+		if err := s.createGame(ctx, tx, g); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE games SET rematch = ? WHERE id = ? AND rematch = ''`, rematchID, id); err != nil {
-			return err
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET rematch = ? WHERE id = ?`, g.ID, id); err != nil {
+			return fmt.Errorf("sqlite: link game %s to its rematch: %w", id, err)
 		}
-		return tx.QueryRowContext(ctx, `SELECT rematch FROM games WHERE id = ?`, id).Scan(&out)
+		out = g.ID
+		return nil
 	})
-	return out, err
+	if err != nil {
+		return "", err
+	}
+	return out, nil
 }
 
 // ListGames implements app.Store.
 func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, error) {
-	query := `SELECT ` + gameColumns + ` FROM games WHERE 1 = 1`
+	query := `SELECT ` + summaryColumns + ` FROM games WHERE 1 = 1`
 	var args []any
 	switch f.Status {
 	case "playing":
@@ -406,7 +498,7 @@ func (s *Store) ListGames(ctx context.Context, f app.ListFilter) ([]*app.Game, e
 	defer rows.Close()
 	var out []*app.Game
 	for rows.Next() {
-		g, err := scanGame(rows)
+		g, err := scanGame(rows, false)
 		if err != nil {
 			return nil, err
 		}

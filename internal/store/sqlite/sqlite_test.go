@@ -78,6 +78,11 @@ func TestMigrateFromTheFirstSchema(t *testing.T) {
 		`INSERT INTO games (id, ruleset, mode, players, plies, turns, result, reason, created, updated)
 			VALUES ('old', 'nsolo', 'local', '[{"kind":"human","name":"Ama"},{"kind":"human","name":"Kofi"}]', 1, 1, '*', '', 1, 1)`,
 		`INSERT INTO actions (game_id, ply, action, side, created) VALUES ('old', 0, 'a1', 'S', 1)`,
+		// Friend games: one joined (South created it), one not (North did).
+		`INSERT INTO games (id, ruleset, mode, players, invite_s, invite_n, created, updated) VALUES
+			('joined', 'nsolo', 'friend', '[{"kind":"human","name":"A"},{"kind":"human","name":"B"}]', x'01', x'02', 1, 1),
+			('waiting', 'nsolo', 'friend', '[{"kind":"human","name":"A"},{"kind":"human","name":"B"}]', x'01', x'02', 1, 1)`,
+		`INSERT INTO seats (game_id, side, token_hash, created) VALUES ('joined', 'S', x'10', 1), ('joined', 'N', x'11', 2), ('joined', 'N', x'12', 3), ('waiting', 'N', x'13', 1)`,
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -95,6 +100,16 @@ func TestMigrateFromTheFirstSchema(t *testing.T) {
 	}
 	if g.Players[0].Name != "Ama" || len(g.Actions) != 1 || g.Actions[0].Action != "a1" || g.Headers != nil {
 		t.Errorf("the old game reads back as %+v", g)
+	}
+	// The opponent's invite of an old friend game seats one player.
+	for id, want := range map[string][2][2]bool{"joined": {{false, true}, {false, true}}, "waiting": {{true, false}, {false, false}}, "old": {}} {
+		g, err := s.Game(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [2][2]bool{g.InviteOnce, g.InviteTaken}; got != want {
+			t.Errorf("game %s: invites once %v, taken %v; want %v", id, g.InviteOnce, g.InviteTaken, want)
+		}
 	}
 }
 
@@ -140,4 +155,29 @@ func TestCloseFinishesQueuedWrites(t *testing.T) {
 	if count != stored {
 		t.Errorf("%d games stored after reopen, but %d creations were acknowledged", count, stored)
 	}
+}
+
+// TestMigrateCutsHeaders checks migration 0003: a game imported before the
+// header limits keeps its first 61 headers whose values fit, in order.
+func TestMigrateCutsHeaders(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "headers.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &app.Game{ID: "many", Ruleset: "nsolo", Mode: app.ModeImported, Result: "*", Headers: storetest.ManyHeaders(100_000)}
+	if err := s.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer s.Close()
+	storetest.CheckCutHeaders(t, s, "many")
 }

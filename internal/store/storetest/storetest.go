@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +32,9 @@ func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
 		{"Seats", testSeats},
 		{"RenamePlayer", testRenamePlayer},
 		{"Rematch", testRematch},
+		{"ConcurrentRematch", testConcurrentRematch},
+		{"Invites", testInvites},
+		{"AwkwardNames", testAwkwardNames},
 		{"List", testList},
 		{"ListPagingEqualTimes", testListPagingEqualTimes},
 		{"ImportWithActions", testImportWithActions},
@@ -117,8 +121,13 @@ func testNotFound(t *testing.T, s app.Store) {
 	wantCode(t, "AppendAction", s.AppendAction(ctx, "nope", move(0, "a1", mancala.South), 0, "*", ""), app.ENotFound)
 	wantCode(t, "Finish", s.Finish(ctx, "nope", 0, "S", "resigned"), app.ENotFound)
 	wantCode(t, "AddSeat", s.AddSeat(ctx, "nope", app.Seat{Hash: []byte{1}, Created: base}), app.ENotFound)
-	_, err = s.SetRematch(ctx, "nope", "x")
-	wantCode(t, "SetRematch", err, app.ENotFound)
+	_, err = s.CreateRematch(ctx, "nope", newGame("x", base))
+	wantCode(t, "CreateRematch", err, app.ENotFound)
+	wantCode(t, "TakeInvite", s.TakeInvite(ctx, "nope", app.HashToken("invite"), app.Seat{Side: mancala.North, Hash: []byte{1}, Created: base}), app.ENotFound)
+	wantCode(t, "NewInvite", s.NewInvite(ctx, "nope", mancala.North, []byte{1}), app.ENotFound)
+	if _, err := s.Game(ctx, "x"); app.ErrorCode(err) != app.ENotFound {
+		t.Errorf("the rematch of no game was stored: %v", err)
+	}
 }
 
 func testAppendChecksPly(t *testing.T, s app.Store) {
@@ -309,16 +318,127 @@ func testRenamePlayer(t *testing.T, s app.Store) {
 func testRematch(t *testing.T, s app.Store) {
 	ctx := context.Background()
 	mustCreate(t, s, newGame("g", base))
-	got, err := s.SetRematch(ctx, "g", "r1")
+	got, err := s.CreateRematch(ctx, "g", newGame("r1", base))
 	if err != nil || got != "r1" {
-		t.Fatalf("SetRematch = %q, %v; want r1", got, err)
+		t.Fatalf("CreateRematch = %q, %v; want r1", got, err)
 	}
-	got, err = s.SetRematch(ctx, "g", "r2")
+	got, err = s.CreateRematch(ctx, "g", newGame("r2", base))
 	if err != nil || got != "r1" {
-		t.Fatalf("second SetRematch = %q, %v; want the first, r1", got, err)
+		t.Fatalf("second CreateRematch = %q, %v; want the first, r1", got, err)
 	}
 	if g := mustGet(t, s, "g"); g.Rematch != "r1" {
 		t.Errorf("rematch %q, want r1", g.Rematch)
+	}
+	mustGet(t, s, "r1")
+	if _, err := s.Game(ctx, "r2"); app.ErrorCode(err) != app.ENotFound {
+		t.Errorf("the second rematch was stored: %v", err)
+	}
+}
+
+// testConcurrentRematch: rematches asked at once store one game.
+func testConcurrentRematch(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g", base))
+	const n = 16
+	got := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { got[i], errs[i] = s.CreateRematch(ctx, "g", newGame(fmt.Sprintf("r%02d", i), base)) })
+	}
+	wg.Wait()
+	stored := 0
+	for i := range n {
+		if errs[i] != nil || got[i] != got[0] {
+			t.Errorf("CreateRematch %d = %q, %v; want %q like the first", i, got[i], errs[i], got[0])
+		}
+		if _, err := s.Game(ctx, fmt.Sprintf("r%02d", i)); err == nil {
+			stored++
+		}
+	}
+	if stored != 1 {
+		t.Errorf("%d rematch games stored, want 1", stored)
+	}
+}
+
+// testInvites: a one-seat invite seats one player, then refuses; a team
+// invite seats any number; a new invite replaces the old one.
+func testInvites(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	g := newGame("g", base)
+	g.Invites = [2][]byte{app.HashToken("team"), app.HashToken("invite")}
+	g.InviteOnce = [2]bool{false, true}
+	mustCreate(t, s, g)
+	seat := func(side mancala.Player, tok string) app.Seat {
+		return app.Seat{Side: side, Hash: app.HashToken(tok), Created: base.Add(time.Minute)}
+	}
+	if err := s.TakeInvite(ctx, "g", app.HashToken("invite"), seat(mancala.North, "n1")); err != nil {
+		t.Fatalf("first join: %v", err)
+	}
+	wantCode(t, "second join by a one-seat invite", s.TakeInvite(ctx, "g", app.HashToken("invite"), seat(mancala.North, "n2")), app.EConflict)
+	for _, tok := range []string{"s1", "s2"} {
+		if err := s.TakeInvite(ctx, "g", app.HashToken("team"), seat(mancala.South, tok)); err != nil {
+			t.Fatalf("team join %s: %v", tok, err)
+		}
+	}
+	wantCode(t, "a join by a wrong invite", s.TakeInvite(ctx, "g", app.HashToken("nope"), seat(mancala.North, "n3")), app.EForbidden)
+	got := mustGet(t, s, "g")
+	if len(got.Seats) != 4 || got.InviteOnce != [2]bool{false, true} || got.InviteTaken != [2]bool{false, true} {
+		t.Fatalf("after the joins: %d seats, once %v, taken %v", len(got.Seats), got.InviteOnce, got.InviteTaken)
+	}
+	if err := s.NewInvite(ctx, "g", mancala.North, app.HashToken("again")); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, "a join by the replaced invite", s.TakeInvite(ctx, "g", app.HashToken("invite"), seat(mancala.North, "n4")), app.EForbidden)
+	if err := s.TakeInvite(ctx, "g", app.HashToken("again"), seat(mancala.North, "n5")); err != nil {
+		t.Fatalf("a join by the new invite: %v", err)
+	}
+	got = mustGet(t, s, "g")
+	if len(got.Seats) != 5 || !bytes.Equal(got.Invites[1], app.HashToken("again")) || got.InviteTaken != [2]bool{false, true} {
+		t.Errorf("after the new invite: %d seats, invites %x, taken %v", len(got.Seats), got.Invites, got.InviteTaken)
+	}
+	// Joins at once by one one-seat invite: one seat.
+	if err := s.NewInvite(ctx, "g", mancala.North, app.HashToken("race")); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := 0
+	for i := range 8 {
+		wg.Go(func() {
+			err := s.TakeInvite(ctx, "g", app.HashToken("race"), seat(mancala.North, fmt.Sprintf("race%d", i)))
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				ok++
+			} else if app.ErrorCode(err) != app.EConflict {
+				t.Errorf("a racing join: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := mustGet(t, s, "g"); ok != 1 || len(got.Seats) != 6 {
+		t.Errorf("racing joins: %d succeeded, %d seats; want 1 and 6", ok, len(got.Seats))
+	}
+}
+
+// testAwkwardNames: names and headers of every kind of text read back as
+// stored (cleaned names have no control characters: the app removes them).
+func testAwkwardNames(t *testing.T, s app.Store) {
+	names := []string{`"quoted"`, `back\slash \"`, "Ngũgĩ wa Thiong'o", "李小龍", "emoji 🎲🎲", "עברית", "tab\tand\u00a0nbsp", "\ufffd", strings.Repeat("ʕ", 40), `</script><b>`, `{"json": [1]}`}
+	for i, name := range names {
+		g := newGame(fmt.Sprintf("n%d", i), base)
+		g.Players[1] = app.Player{Kind: app.KindHuman, Name: name}
+		g.Headers = []mancala.Tag{{Key: "Event", Value: name}}
+		mustCreate(t, s, g)
+		got := mustGet(t, s, g.ID)
+		if got.Players != g.Players || !slices.Equal(got.Headers, g.Headers) {
+			t.Errorf("name %q reads back as %q, header as %q", name, got.Players[1].Name, got.Headers)
+		}
+		renamed, err := s.RenamePlayer(context.Background(), g.ID, mancala.North, name, name+"!")
+		if err != nil || renamed != name+"!" {
+			t.Errorf("rename %q: %q, %v", name, renamed, err)
+		}
 	}
 }
 
@@ -431,6 +551,11 @@ func testImportWithActions(t *testing.T, s app.Store) {
 	if !slices.Equal(got.Headers, g.Headers) {
 		t.Errorf("headers %q read back as %q", g.Headers, got.Headers)
 	}
+	// The archive list does not read the headers.
+	listed, err := s.ListGames(context.Background(), app.ListFilter{Limit: 10})
+	if err != nil || len(listed) != 1 || listed[0].ID != "imp" || listed[0].Headers != nil || listed[0].Players != g.Players {
+		t.Errorf("ListGames = %+v, %v; want the game imp without its headers", listed, err)
+	}
 	plain := newGame("here", base)
 	mustCreate(t, s, plain)
 	if got := mustGet(t, s, "here"); got.Headers != nil {
@@ -462,5 +587,35 @@ func testCheckWrite(t *testing.T, s app.Store) {
 	s.Close()
 	if err := s.CheckWrite(ctx); err == nil {
 		t.Error("CheckWrite on a closed store succeeded")
+	}
+}
+
+// ManyHeaders returns n headers K0 "v0", K1 "v1", …, of which K3 has a
+// value longer than mancala.MaxHeaderValue: the headers of a game imported
+// before the header limits.
+func ManyHeaders(n int) []mancala.Tag {
+	tags := make([]mancala.Tag, n)
+	for i := range tags {
+		tags[i] = mancala.Tag{Key: fmt.Sprintf("K%d", i), Value: fmt.Sprintf("v%d", i)}
+	}
+	tags[3].Value = strings.Repeat("x", mancala.MaxHeaderValue+1)
+	return tags
+}
+
+// CheckCutHeaders checks that game id, stored with ManyHeaders(n) for some
+// n > 62 before the header-limit migration, kept its first 61 headers whose
+// values fit, in order.
+func CheckCutHeaders(t *testing.T, s app.Store, id string) {
+	t.Helper()
+	g := mustGet(t, s, id)
+	var want []mancala.Tag
+	for _, tag := range ManyHeaders(100) {
+		if len(tag.Value) <= mancala.MaxHeaderValue && len(want) < mancala.MaxHeaders-3 {
+			want = append(want, tag)
+		}
+	}
+	if !slices.Equal(g.Headers, want) {
+		t.Errorf("after the migration, %d headers (first %v, last %v); want the %d of %v",
+			len(g.Headers), g.Headers[:min(2, len(g.Headers))], g.Headers[max(0, len(g.Headers)-1):], len(want), want)
 	}
 }

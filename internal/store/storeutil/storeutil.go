@@ -4,6 +4,7 @@
 package storeutil
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -111,4 +112,34 @@ func ParseSide(s string) mancala.Player {
 		return mancala.North
 	}
 	return mancala.South
+}
+
+// Sides encodes a set of sides for a column: "", "S", "N" or "SN".
+func Sides(set [2]bool) string {
+	out := ""
+	for i, in := range set {
+		if in {
+			out += mancala.Player(i).String()
+		}
+	}
+	return out
+}
+
+// ParseSides decodes a set of sides written by Sides.
+func ParseSides(s string) [2]bool {
+	return [2]bool{strings.Contains(s, "S"), strings.Contains(s, "N")}
+}
+
+// CheckInvite returns the error of a join by invite at side of game id
+// whose invite at that side is stored as stored, with the sets of sides
+// whose invites seat one player (once) and have seated them (taken); nil
+// if the join may seat its player.
+func CheckInvite(id string, side mancala.Player, stored, invite []byte, once, taken [2]bool) error {
+	if len(stored) == 0 || !bytes.Equal(stored, invite) {
+		return app.Errorf(app.EForbidden, "the invite code is not valid for game %s: a new link replaced it; ask for the new link", id)
+	}
+	if once[side] && taken[side] {
+		return app.Errorf(app.EConflict, "this invite to game %s has seated its player already: it seats one opponent; ask whoever invited you for a new link", id)
+	}
+	return nil
 }

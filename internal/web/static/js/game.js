@@ -1,7 +1,7 @@
 // The game page /game/{id}: board, animation, in-turn prompts, move list,
 // live updates over WebSocket, resign and rematch, invite link, spectators.
 
-import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
+import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
 import { Board, SPEEDS } from "./board.js";
 import { actionHole, describeEvents, familyOf, gameOf, sideName, specialHoles } from "./geom.js";
 import { renderMoves } from "./movelist.js";
@@ -39,6 +39,7 @@ class GamePage {
     $("#resign").addEventListener("click", () => this.resign());
     $("#hint").addEventListener("click", () => this.hint());
     $("#rematch").addEventListener("click", () => this.rematch());
+    $("#new-invite").addEventListener("click", () => this.newInvite());
     document.addEventListener("keydown", (e) => this.key(e));
     // Keyboard players get the focus back on the board after each move.
     this.byKeyboard = false;
@@ -403,8 +404,9 @@ class GamePage {
     const other = this.view.you === "N" ? "S" : "N";
     const joined = !!(this.view.seated || {})[other];
     $("#invite-text").textContent = joined
-      ? "Your opponent has joined. Send the link again if they lost it:"
-      : "Send this link to your opponent. Whoever opens it takes the other seat.";
+      ? "Your opponent has joined: this link seats no one else. If they lost their seat, make a new link (this one stops working):"
+      : "Send this link to your opponent. The first to open it takes the other seat.";
+    $("#new-invite").classList.toggle("hidden", !joined);
     const full = new URL(link, location.origin).href;
     const input = $("#invite-url");
     input.value = full;
@@ -498,6 +500,19 @@ class GamePage {
       const view = res && res.game ? res.game : res;
       if (view && view.board) this.enqueue(view, []);
       else this.refetch();
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  // newInvite asks for a new one-seat link for the opponent (the old one
+  // stops working) and shows it.
+  async newInvite() {
+    try {
+      const res = await post(`/api/games/${encodeURIComponent(this.id)}/invite`, {}, { token: this.tokenFor(this.view.you) });
+      saveInvite(this.id, res.invite);
+      this.drawInvite();
+      toast("A new invite link: send it to your opponent.");
     } catch (err) {
       toast(err.message);
     }
