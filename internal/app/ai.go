@@ -13,7 +13,8 @@ import (
 )
 
 // Mover chooses the computer's action in a state, at a strength level from
-// 1 (weakest) to 8. It must return within ctx's deadline.
+// 1 (weakest) to 8. It must return within ctx's deadline, which is the
+// decision's time budget, and be safe for concurrent use.
 type Mover interface {
 	Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error)
 }
@@ -24,10 +25,30 @@ const (
 	MaxLevel = 8
 )
 
-// ThinkTime is the time budget of one AI decision at level (1..8): from
-// 50 ms at level 1 to 3.2 s at level 8.
-func ThinkTime(level int) time.Duration {
-	return time.Duration(level*level) * 50 * time.Millisecond
+// TurnTime is the time budget of one AI turn at level (1..8), all its
+// decisions together (a sowing, then heads, bonus picks, Nsolo removals,
+// Choro directions): level² × 50 ms up to 2 s, so that level 8 answers a
+// whole turn within 2.5 s, the store's writes and a busy machine included.
+// Levels 1 to 7 stop at their node limits well before (search.Level): their
+// time is a safety net.
+func TurnTime(level int) time.Duration {
+	return min(time.Duration(level*level)*50*time.Millisecond, maxTurnTime)
+}
+
+// maxTurnTime is the longest TurnTime.
+const maxTurnTime = 2 * time.Second
+
+// minDecision is the least time a decision is given, however little of its
+// turn's budget is left (a turn of many decisions may overrun its budget by
+// that much a decision).
+const minDecision = 5 * time.Millisecond
+
+// decisionTime is the budget of the next decision of a turn with left of the
+// turn's budget: four fifths of it, at least minDecision. The first decision
+// (the sowing, where the thinking is) so gets most of the turn, and the later
+// ones share the rest.
+func decisionTime(left time.Duration) time.Duration {
+	return max(left*4/5, minDecision)
 }
 
 // GreedyMover is the built-in Mover used until the search package's players
@@ -60,6 +81,69 @@ func (m *GreedyMover) Choose(ctx context.Context, s *mancala.State, level int) (
 		return 0, fmt.Errorf("app: %w", err)
 	}
 	return a, nil
+}
+
+// Searchers is the Mover of the search package's levels. It keeps a pool of
+// players per level, as many as are asked to think at once: a decision takes
+// a free player of its level or makes one, so it never waits for another
+// game's search, and its time budget (ctx's deadline, given to the search as
+// its time limit) is all thinking.
+type Searchers struct {
+	seed uint64
+	mu   sync.Mutex
+	free [MaxLevel + 1][]*search.LevelPlayer
+	made [MaxLevel + 1]int
+}
+
+// NewSearchers returns a Searchers whose players are seeded from seed.
+func NewSearchers(seed uint64) *Searchers { return &Searchers{seed: seed} }
+
+// Choose implements Mover.
+func (p *Searchers) Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error) {
+	lp, err := p.take(level)
+	if err != nil {
+		return 0, fmt.Errorf("app: %w", err)
+	}
+	defer p.put(lp)
+	var lim search.Limits
+	if d, ok := ctx.Deadline(); ok {
+		lim.MoveTime = max(time.Until(d), time.Millisecond)
+	}
+	return lp.Choose(ctx, s, lim)
+}
+
+// Made returns how many players of level the pool has made: the most
+// decisions of that level thought at once so far.
+func (p *Searchers) Made(level int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if level < MinLevel || level > MaxLevel {
+		return 0
+	}
+	return p.made[level]
+}
+
+func (p *Searchers) take(level int) (*search.LevelPlayer, error) {
+	if level < MinLevel || level > MaxLevel {
+		return nil, fmt.Errorf("level %d does not exist; levels are %d to %d", level, MinLevel, MaxLevel)
+	}
+	p.mu.Lock()
+	if n := len(p.free[level]); n > 0 {
+		lp := p.free[level][n-1]
+		p.free[level] = p.free[level][:n-1]
+		p.mu.Unlock()
+		return lp, nil
+	}
+	p.made[level]++
+	seed := p.seed + uint64(level)<<32 + uint64(p.made[level])
+	p.mu.Unlock()
+	return search.NewLevel(level, seed)
+}
+
+func (p *Searchers) put(lp *search.LevelPlayer) {
+	p.mu.Lock()
+	p.free[lp.Level()] = append(p.free[lp.Level()], lp)
+	p.mu.Unlock()
 }
 
 // Pool runs jobs (AI decisions) on a bounded number of workers with a

@@ -11,7 +11,6 @@ import (
 	"unicode"
 
 	"matombo/mancala"
-	"matombo/search"
 )
 
 // Update is a change of a game sent to its live clients: the new view (with
@@ -30,17 +29,20 @@ type Notifier interface {
 // Config configures a Service.
 type Config struct {
 	Store   Store
-	Mover   Mover        // nil: a GreedyMover (see newMover)
-	Workers int          // AI workers; <= 0: 1
-	Queue   int          // AI queue bound; <= 0: 64
+	Mover   Mover        // nil: the search package's levels (see newMover)
+	Workers int          // AI thinkers: turns thought at once at their level; <= 0: 1
+	Queue   int          // most AI turns queued; <= 0: 64
 	Logger  *slog.Logger // nil: discard
+	// AIWait is how long a queued AI turn waits for a thinker before it is
+	// played at a cheaper level (see sched.go); <= 0: DefaultAIWait.
+	AIWait time.Duration
 	// Broadcast links the instances of a server sharing one store; nil
 	// for a single instance.
 	Broadcast Broadcast
 	// AIStall is how long the AI may keep a game waiting after its last
 	// change before an instance that did not make the change thinks for it
-	// (see resumeAI); <= 0: the longest think of one decision,
-	// ThinkTime(MaxLevel), and aiStallMargin.
+	// (see resumeAI); <= 0: the longest wait of a queued turn (StartBound),
+	// the longest turn, TurnTime(MaxLevel), and aiStallMargin.
 	AIStall time.Duration
 }
 
@@ -49,14 +51,14 @@ const aiStallMargin = 3 * time.Second
 
 // Service runs games: it checks every action with the rules engine, stores
 // it before acknowledging it, lets the AI play its decisions on a worker
-// pool and tells a Notifier of every change.
+// scheduler (sched.go) and tells a Notifier of every change.
 type Service struct {
 	store     Store
 	mover     Mover
-	pool      *Pool
+	sched     *scheduler // the AI's turns
+	pool      *Pool      // the checks of games the AI may have left waiting (resumeAI)
 	log       *slog.Logger
 	mu        sync.Mutex
-	thinking  map[string]aiJob // games with an AI job queued or running
 	stall     time.Duration
 	checking  map[string]bool // games with a stall check due (resumeAI)
 	closed    bool
@@ -68,21 +70,19 @@ type Service struct {
 
 // newMover returns the Mover the service uses when none is configured.
 //
-// THE AI PLUG: this is the one place the real AI comes in: search.Levels
-// plays levels 1..8 (alpha-beta with noise at the low levels, the endgame
-// solver at level 8), safe for concurrent use. GreedyMover is the simple
-// built-in fallback (and the fast mover of tests, through Config.Mover).
+// THE AI PLUG: this is the one place the real AI comes in: Searchers plays
+// the search package's levels 1..8 (alpha-beta with noise at the low levels,
+// the endgame solver at level 8) with a pool of players per level. GreedyMover
+// is the simple built-in fallback (and the fast mover of tests, through
+// Config.Mover).
 func newMover() Mover {
-	return search.NewLevels(rand.Uint64())
+	return NewSearchers(rand.Uint64())
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
 func NewService(cfg Config) *Service {
-	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, thinking: map[string]aiJob{}, broadcast: cfg.Broadcast,
+	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, broadcast: cfg.Broadcast,
 		cache: newGameCache(gameCacheSize), stall: cfg.AIStall, checking: map[string]bool{}, hints: make(chan struct{}, maxHints)}
-	if s.stall <= 0 {
-		s.stall = ThinkTime(MaxLevel) + aiStallMargin
-	}
 	if s.mover == nil {
 		s.mover = newMover()
 	}
@@ -93,9 +93,20 @@ func NewService(cfg Config) *Service {
 	if queue <= 0 {
 		queue = 64
 	}
-	s.pool = NewPool(cfg.Workers, queue)
+	wait := cfg.AIWait
+	if wait <= 0 {
+		wait = DefaultAIWait
+	}
+	if s.stall <= 0 {
+		s.stall = StartBound(wait, queue) + TurnTime(MaxLevel) + aiStallMargin
+	}
+	s.pool = NewPool(1, queue)
+	s.sched = newScheduler(schedConfig{thinkers: cfg.Workers, queue: queue, wait: wait}, s.playTurn)
 	return s
 }
+
+// AIStats returns the counts of the AI's turns, for /metrics.
+func (s *Service) AIStats() AIStats { return s.sched.snapshot() }
 
 // SetNotifier sets who hears of game updates. Call it before serving.
 func (s *Service) SetNotifier(n Notifier) { s.notifier = n }
@@ -113,12 +124,13 @@ func (s *Service) Check(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the AI workers, waiting for the decisions in progress (their
+// Close stops the AI, waiting for the decisions in progress (their
 // searches are cancelled; a store write under way completes).
 func (s *Service) Close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.sched.close()
 	s.pool.Close()
 }
 
@@ -192,6 +204,10 @@ type CreateRequest struct {
 	Side     string `json:"side"`     // the creator's side: "S" (moves first), "N" or "random" ("" : S)
 	Name     string `json:"name"`     // the creator's name, optional
 	Position string `json:"position"` // the position to start from (RULES.md §5), at the start of a turn; "" for the ruleset's start
+	// Client is who asks (the server: the peer's address), not read from
+	// JSON: the AI's turns of one client's games share a bounded part of
+	// the thinkers (sched.go). "": the game counts as a client of its own.
+	Client string `json:"-"`
 }
 
 // Created tells the creator (or a joiner) of a game its secrets.
@@ -299,6 +315,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, erro
 		return nil, err
 	}
 	out.URL = gameURL(g.ID, out.Token)
+	s.sched.own(g.ID, req.Client)
 	s.kickAI(g)
 	return out, nil
 }
@@ -626,26 +643,14 @@ func aiToMove(p *played) bool {
 	return !p.g.Over() && !st.IsOver() && p.g.Players[st.ToMove()].Kind == KindAI
 }
 
-// kickAI queues an AI job for g if the AI may be to move and none is queued.
+// kickAI queues the AI's turn of g if the AI may be to move (the
+// scheduler keeps one turn a game, and a running turn looks again).
 func (s *Service) kickAI(g *Game) {
 	if g.Over() || (g.Players[0].Kind != KindAI && g.Players[1].Kind != KindAI) {
 		return
 	}
-	s.mu.Lock()
-	if _, busy := s.thinking[g.ID]; busy {
-		// The job may have looked before this change: make it look again.
-		s.thinking[g.ID] = aiKicked
-		s.mu.Unlock()
-		return
-	}
-	s.thinking[g.ID] = aiQueued
-	s.mu.Unlock()
-	id := g.ID
-	if !s.pool.Submit(func(ctx context.Context) { s.playAI(ctx, id) }) {
-		s.mu.Lock()
-		delete(s.thinking, id)
-		s.mu.Unlock()
-		s.log.Warn("ai queue full or closed; the game waits for its next visit", "game", id)
+	if !s.sched.kick(g.ID) {
+		s.log.Warn("ai queue full or closed; the game waits for its next visit", "game", g.ID)
 	}
 }
 
@@ -695,62 +700,50 @@ func (s *Service) checkStalled(ctx context.Context, id string) {
 	s.resumeAI(p)
 }
 
-// aiJob is the state of a game's AI job.
-type aiJob uint8
-
-const (
-	aiQueued aiJob = iota + 1 // queued or running
-	aiKicked                  // running, and the game changed meanwhile: look again
-)
-
-// playAI plays the AI's decisions in game id until a human is to decide or
-// the game is over, looking again if the game changed meanwhile. It runs on
-// the pool.
-func (s *Service) playAI(ctx context.Context, id string) {
-	for {
-		s.playAIDecisions(ctx, id)
-		s.mu.Lock()
-		if s.thinking[id] == aiKicked && ctx.Err() == nil {
-			s.thinking[id] = aiQueued
-			s.mu.Unlock()
-			continue
-		}
-		delete(s.thinking, id)
-		s.mu.Unlock()
-		return
-	}
-}
-
-// playAIDecisions plays the AI's decisions in game id while it has them.
-func (s *Service) playAIDecisions(ctx context.Context, id string) {
+// playTurn plays the AI's decisions in game id until its turn ends, a human
+// is to decide or the game is over, within the turn's time budget: the
+// game level's TurnTime on a thinker (laneFull), quickTurnTime at
+// min(level, QuickLevel) on a quick worker (laneQuick). It runs on the
+// scheduler and reports whether the AI is still to move (its next turn, or
+// the game changed meanwhile): the scheduler then queues it again.
+func (s *Service) playTurn(ctx context.Context, id string, l lane) bool {
 	load := func() (*played, error) { return s.load(ctx, id) }
-	for ctx.Err() == nil {
+	var (
+		level, turn int
+		deadline    time.Time
+	)
+	for first := true; ctx.Err() == nil; first = false {
 		e := s.cache.entry(id)
 		e.mu.Lock()
 		p, err := loaded(e, load, false)
 		if err != nil {
 			e.mu.Unlock()
 			s.log.Error("ai: load game", "game", id, "err", err)
-			return
+			return false
 		}
 		if !aiToMove(p) {
 			e.mu.Unlock()
-			return
+			return false
 		}
 		st, ply := p.state().Clone(), len(p.g.Actions)
-		level := p.g.Players[st.ToMove()].Level
+		if first {
+			level, turn = p.g.Players[st.ToMove()].Level, st.Turns()
+			budget := TurnTime(level)
+			if l == laneQuick {
+				s.log.Warn("ai: no thinker free in time; playing a turn at a cheaper level", "game", id, "level", level, "played_at", min(level, QuickLevel))
+				level, budget = min(level, QuickLevel), quickTurnTime
+			}
+			deadline = time.Now().Add(budget)
+		} else if st.Turns() != turn {
+			e.mu.Unlock()
+			return true // the AI's next turn: after the other games'
+		}
 		e.mu.Unlock()
 
 		// Think without holding the game.
-		dctx, cancel := context.WithTimeout(ctx, ThinkTime(level))
-		a, err := s.mover.Choose(dctx, st, level)
-		cancel()
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			s.log.Warn("ai: mover failed; playing the first legal action", "game", id, "err", err)
-			a = st.Legal(nil)[0]
+		a, ok := s.decide(ctx, id, st, level, time.Until(deadline))
+		if !ok {
+			return false
 		}
 
 		e.mu.Lock()
@@ -769,9 +762,36 @@ func (s *Service) playAIDecisions(ctx context.Context, id string) {
 			if ErrorCode(err) != EConflict {
 				s.log.Error("ai: apply", "game", id, "action", a.String(), "err", err)
 			}
-			return
+			return false
 		}
 	}
+	return false
+}
+
+// decide searches the AI's action in st at level, with left of its turn's
+// budget (decisionTime). A search that fails is made again at QuickLevel;
+// if that fails too, no action is played (ok false) and the game waits for
+// its next visit: an action is never played without a search.
+func (s *Service) decide(ctx context.Context, id string, st *mancala.State, level int, left time.Duration) (mancala.Action, bool) {
+	dctx, cancel := context.WithTimeout(ctx, decisionTime(left))
+	a, err := s.mover.Choose(dctx, st, level)
+	cancel()
+	if err == nil || ctx.Err() != nil {
+		return a, err == nil
+	}
+	s.sched.failed()
+	s.log.Warn("ai: search failed; searching again at a cheaper level", "game", id, "level", level, "err", err)
+	dctx, cancel = context.WithTimeout(ctx, quickTurnTime)
+	a, err = s.mover.Choose(dctx, st, min(level, QuickLevel))
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil {
+			s.sched.failed()
+			s.log.Error("ai: search failed again; the game waits for its next visit", "game", id, "err", err)
+		}
+		return 0, false
+	}
+	return a, true
 }
 
 // Resign ends game id as lost for the side of token, at any time, even in

@@ -74,6 +74,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	games, sockets := s.hub.counts()
 	s.metrics.write(w, games, sockets)
+	writeAI(w, s.svc.AIStats())
 }
 
 func (m *metrics) write(w io.Writer, games, sockets int) {
@@ -104,6 +105,33 @@ func (m *metrics) write(w io.Writer, games, sockets int) {
 	}
 	fmt.Fprintf(w, "matombo_action_seconds_sum %s\n", formatFloat(float64(m.sumNs.Load())/1e9))
 	fmt.Fprintf(w, "matombo_action_seconds_count %d\n", cumulative)
+}
+
+// writeAI writes the AI's scheduling metrics (app.AIStats).
+func writeAI(w io.Writer, st app.AIStats) {
+	metric := func(name, kind, help string, v float64) {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %s\n", name, help, name, kind, name, formatFloat(v))
+	}
+	metric("matombo_ai_thinkers", "gauge", "AI turns thought at once at their level.", float64(st.Thinkers))
+	metric("matombo_ai_thinking", "gauge", "AI turns being thought at their level now.", float64(st.Thinking))
+	metric("matombo_ai_queued", "gauge", "AI turns waiting for a thinker or a quick worker now.", float64(st.Queued))
+	metric("matombo_ai_turns_total", "counter", "AI turns played by a thinker at their level.", float64(st.Turns))
+	metric("matombo_ai_downgraded_total", "counter", "AI turns played at a cheaper level (app.QuickLevel) because no thinker was free within the wait (app.DefaultAIWait).", float64(st.Downgraded))
+	metric("matombo_ai_search_failures_total", "counter", "AI searches that failed (searched again at a cheaper level, or the game waits for its next visit).", float64(st.Failures))
+	metric("matombo_ai_refused_total", "counter", "AI turns not queued because the queue was full (the game goes on at its next visit).", float64(st.Refused))
+
+	fmt.Fprintf(w, "# HELP matombo_ai_wait_seconds Wait of an AI turn from queued to its search's start.\n# TYPE matombo_ai_wait_seconds histogram\n")
+	var cumulative uint64
+	for i := range st.Waits {
+		cumulative += st.Waits[i]
+		le := "+Inf"
+		if i < len(app.AIWaitBounds) {
+			le = formatFloat(app.AIWaitBounds[i].Seconds())
+		}
+		fmt.Fprintf(w, "matombo_ai_wait_seconds_bucket{le=%q} %d\n", le, cumulative)
+	}
+	fmt.Fprintf(w, "matombo_ai_wait_seconds_sum %s\n", formatFloat(st.WaitSum.Seconds()))
+	fmt.Fprintf(w, "matombo_ai_wait_seconds_count %d\n", cumulative)
 }
 
 func formatFloat(v float64) string {

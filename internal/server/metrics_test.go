@@ -39,6 +39,13 @@ func TestMetrics(t *testing.T) {
 		"# TYPE matombo_games_in_progress gauge",
 		"matombo_games_in_progress 0",
 		"matombo_websockets 0",
+		"# TYPE matombo_ai_thinkers gauge",
+		"matombo_ai_thinkers 2",
+		"# TYPE matombo_ai_downgraded_total counter",
+		"matombo_ai_downgraded_total 0",
+		"# TYPE matombo_ai_wait_seconds histogram",
+		`matombo_ai_wait_seconds_bucket{le="0.01"} 0`,
+		"matombo_ai_wait_seconds_count 0",
 	} {
 		if !strings.Contains(text, want+"\n") {
 			t.Errorf("metrics lack %q:\n%s", want, text)
@@ -89,5 +96,15 @@ func TestMetricsToken(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(data), "matombo_websockets") {
 		t.Errorf("metrics with the token: %d %.80s", resp.StatusCode, data)
+	}
+}
+
+// TestPeerHost: the client of a game is its creator's address without the
+// port (so one client's connections count as one).
+func TestPeerHost(t *testing.T) {
+	for addr, want := range map[string]string{"192.0.2.1:5555": "192.0.2.1", "[2001:db8::1]:80": "2001:db8::1", "pipe": "pipe"} {
+		if got := peerHost(&http.Request{RemoteAddr: addr}); got != want {
+			t.Errorf("peerHost(%q) = %q, want %q", addr, got, want)
+		}
 	}
 }
