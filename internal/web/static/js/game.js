@@ -201,10 +201,11 @@ class GamePage {
     const b = view.board;
     this.board.set({ size: view.size || b.rows.a.length, rows: b.rows, heads: b.heads || [] }, holes, this.lastMove);
     const turns = view.turns || [];
-    // A turn of the list opens the replay at that point, in a new tab.
-    renderMoves($("#moves"), turns, turns.length - 1, (i) => {
-      const ply = turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0);
-      window.open(`/replay/${encodeURIComponent(this.id)}?ply=${ply}`, "_blank", "noopener");
+    // A turn of the list links to the replay at the end of that turn (a
+    // plain link: the same tab, or a new one when the reader asks for it).
+    renderMoves($("#moves"), turns, {
+      first: view.first_to_move || "S",
+      href: (i) => `/replay/${encodeURIComponent(this.id)}?ply=${turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0)}`,
     });
     this.drawSeats();
     this.drawMode();

@@ -153,16 +153,21 @@ export function describeEvents(events) {
   return out.join("; ");
 }
 
-/** groupTurns splits a flat list of actions with "by" into turns (consecutive actions of one side). */
+/**
+ * groupTurns splits a flat list of actions {action, by, turn_end} into turns
+ * {by, actions, first}: a turn ends after an action with turn_end (where the
+ * steps carry it) or where the side changes.
+ */
 export function groupTurns(actions) {
   const turns = [];
   let cur = null;
   actions.forEach((a, i) => {
-    if (!cur || cur.by !== a.by) {
-      cur = { by: a.by, actions: [], first: i };
+    if (!cur || cur.by !== a.by || cur.ended) {
+      cur = { by: a.by, actions: [], first: i, ended: false };
       turns.push(cur);
     }
     cur.actions.push(a.action);
+    if (a.turn_end) cur.ended = true;
   });
   return turns;
 }

@@ -48,6 +48,11 @@ export class Player {
     this.go(Math.max(0, Math.min(ply, this.length())));
   }
 
+  /** firstToMove is the side of the replay's first turn: its start's side to move. */
+  firstToMove() {
+    return this.data ? this.positionAt(0).toMove : "S";
+  }
+
   positionAt(k) {
     return parsePosition(k === 0 ? this.data.start : this.data.actions[k - 1].position);
   }

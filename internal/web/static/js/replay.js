@@ -28,9 +28,14 @@ async function setup() {
   function changed(ply) {
     if (!data) return;
     history.replaceState(null, "", `${location.pathname}?ply=${ply}`);
-    renderMoves($("#moves"), player.turns.map((t) => t.actions), player.turnIndex(ply), (i) => {
-      const t = player.turns[i];
-      player.go(t.first + t.actions.length);
+    renderMoves($("#moves"), player.turns.map((t) => t.actions), {
+      current: player.turnIndex(ply),
+      first: player.firstToMove(),
+      href: (i) => `?ply=${player.turns[i].first + player.turns[i].actions.length}`,
+      onPick: (i) => {
+        const t = player.turns[i];
+        player.go(t.first + t.actions.length);
+      },
     });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;
     $("#position-link").href = `/position?ruleset=${encodeURIComponent(data.ruleset)}&pos=${encodeURIComponent(pos)}`;

@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// playLocalFrom stores a game on one device that starts from position and
+// plays the first legal action n times through the API.
+func (s *session) playLocalFrom(ruleset, position string, n int) (string, gameView) {
+	s.t.Helper()
+	var c created
+	body := map[string]any{"ruleset": ruleset, "opponent": "local", "position": position}
+	if code := s.api("POST", "/api/games", "", body, &c); code != 201 {
+		s.t.Fatalf("create a local game from %q: status %d", position, code)
+	}
+	var v gameView
+	s.api("GET", "/api/games/"+c.ID, "", nil, &v)
+	for i := 0; i < n && v.Status == "playing"; i++ {
+		var res struct {
+			Game gameView `json:"game"`
+		}
+		if code := s.api("POST", "/api/games/"+c.ID+"/actions", c.Tokens[v.ToMove], map[string]any{"action": v.Legal[0], "ply": v.Ply}, &res); code != 200 {
+			s.t.Fatalf("action %s: status %d", v.Legal[0], code)
+		}
+		v = res.Game
+	}
+	return c.ID, v
+}
+
+// movesRows reads the move list of the page: per row, the number and the
+// South and North cells.
+const movesRows = `[...document.querySelectorAll("#moves tbody tr")].map(tr => [...tr.children].map(c => c.textContent.trim()))`
+
+// moveListNorthFirst: in a game started from a position with North to
+// move, the game page's move list and the replay's put North's turns in
+// North's column, the first row reading "1. (empty) North's turn".
+func moveListNorthFirst(s *session) {
+	t := s.t
+	const ruleset = "tsoro size=6 heads=none bonus=3"
+	start := "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 N"
+	id, v := s.playLocalFrom(ruleset, start, 3)
+	if len(v.Turns) < 2 {
+		t.Fatalf("only %d turns played", len(v.Turns))
+	}
+	want := func(rows [][]string) {
+		t.Helper()
+		if len(rows) < 2 || len(rows[0]) != 3 || len(rows[1]) != 3 {
+			t.Fatalf("move list rows %q", rows)
+		}
+		north0, south1 := strings.Join(v.Turns[0], ","), strings.Join(v.Turns[1], ",")
+		if rows[0][0] != "1." || rows[0][1] != "" || rows[0][2] != north0 || rows[1][0] != "2." || rows[1][1] != south1 {
+			t.Errorf("move list %q; want [1. \"\" %s] [2. %s …]", rows, north0, south1)
+		}
+	}
+	ctx := s.tab("north-first", desktopW, desktopH)
+	s.run(ctx, chromedp.Navigate(s.base+"/game/"+id))
+	s.waitJS(ctx, `document.querySelectorAll("#moves tbody tr").length >= 2`, 10*time.Second)
+	want(js[[][]string](s, ctx, movesRows))
+	// A click on a move opens the replay at the end of that turn in the
+	// same tab (no window.open, no target=_blank).
+	s.run(ctx, runJS(`window.opened = 0; window.open = () => { window.opened++; return null; }`))
+	if blank := js[int](s, ctx, `document.querySelectorAll('#moves a[target]').length`); blank != 0 {
+		t.Errorf("%d moves open in another tab", blank)
+	}
+	ply := len(v.Turns[0])
+	s.run(ctx, chromedp.Click(chromedp.CSS(`#moves a[data-turn="0"]`)))
+	s.waitJS(ctx, `location.pathname === "/replay/`+id+`" && location.search === "?ply=`+strconv.Itoa(ply)+`" && document.querySelector("#player output") && document.querySelector("#player output").textContent.startsWith("`+strconv.Itoa(ply)+` /")`, 10*time.Second)
+
+	s.run(ctx, chromedp.Navigate(s.base+"/replay/"+id))
+	s.waitJS(ctx, `document.querySelector("#player output") && document.querySelectorAll("#moves tbody tr").length >= 2`, 10*time.Second)
+	want(js[[][]string](s, ctx, movesRows))
+	// Stepping highlights North's first turn in North's column.
+	s.run(ctx, chromedp.Click(chromedp.CSS(`button[aria-label="Next action"]`)))
+	s.waitJS(ctx, `document.querySelector("#moves td.last")`, 5*time.Second)
+	if col := js[int](s, ctx, `[...document.querySelector("#moves td.last").parentElement.children].indexOf(document.querySelector("#moves td.last"))`); col != 2 {
+		t.Errorf("North's first turn is highlighted in column %d, want 2 (North's)", col)
+	}
+	if p := s.text(ctx, "#moves p, #moves table"); strings.Contains(p, "South moves first") {
+		t.Errorf("the move list says %q", p)
+	}
+}
