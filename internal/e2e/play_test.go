@@ -104,6 +104,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("ReplayAndArchive", func(t *testing.T) { replayAndArchive(s.with(t)) })
 	t.Run("Pages", func(t *testing.T) { pages(s.with(t)) })
 	t.Run("MoveListNorthFirst", func(t *testing.T) { moveListNorthFirst(s.with(t)) })
+	t.Run("SeatsAndBanners", func(t *testing.T) { seatsAndBanners(s.with(t)) })
 }
 
 // playAgainstAI plays a whole game against the AI with clicks and keys.

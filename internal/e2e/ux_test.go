@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -81,5 +82,83 @@ func moveListNorthFirst(s *session) {
 	}
 	if p := s.text(ctx, "#moves p, #moves table"); strings.Contains(p, "South moves first") {
 		t.Errorf("the move list says %q", p)
+	}
+}
+
+// seatsAndBanners: an open seat says so, a spectator's result banner has
+// the replay and a new game (no "null", no rematch), a game that does not
+// exist does not say "connecting…", an imported record gets no "live"
+// badge, one stone is "1 stone", and the page says "Computer", never "AI".
+func seatsAndBanners(s *session) {
+	t := s.t
+	var c created
+	if code := s.api("POST", "/api/games", "", map[string]any{"ruleset": "tsoro size=6", "opponent": "friend", "side": "S"}, &c); code != 201 {
+		t.Fatalf("create a friend game: status %d", code)
+	}
+	eve := s.tab("seats-spectator", desktopW, desktopH)
+	s.run(eve, chromedp.Navigate(s.base+"/game/"+c.ID))
+	s.waitJS(eve, `document.querySelector("#seat-top .muted") && document.querySelector("#conn").textContent === "live"`, 10*time.Second)
+	if north := s.text(eve, "#seat-top"); !strings.Contains(north, "waiting for a player") || strings.Contains(north, "Player") {
+		t.Errorf("North's open seat reads %q", north)
+	}
+	// South resigns: the spectator's banner.
+	var res any
+	if code := s.api("POST", "/api/games/"+c.ID+"/resign", c.Token, map[string]any{}, &res); code != 200 {
+		t.Fatalf("resign: status %d", code)
+	}
+	s.waitJS(eve, `!document.querySelector("#banner").classList.contains("hidden")`, 10*time.Second)
+	banner := s.text(eve, "#banner")
+	buttons := js[[]string](s, eve, `[...document.querySelectorAll("#banner a, #banner button")].map(b => b.textContent)`)
+	if strings.Contains(banner, "null") || strings.Join(buttons, "|") != "Replay|New game" {
+		t.Errorf("the spectator's banner reads %q with the buttons %q", banner, buttons)
+	}
+
+	// A game that does not exist.
+	s.run(eve, chromedp.Navigate(s.base+"/game/nosuchgame"))
+	s.waitJS(eve, `document.querySelector("#title").textContent === "Game not found"`, 10*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if js[bool](s, eve, `!document.querySelector("#conn").classList.contains("hidden") || document.querySelector("main").innerText.includes("connecting")`) {
+		t.Errorf("the page of a missing game shows %q", js[string](s, eve, `document.querySelector("main").innerText.slice(0, 300)`))
+	}
+
+	// An imported record: no live badge, ever.
+	var imp struct {
+		ID string `json:"id"`
+	}
+	if code := s.api("POST", "/api/records", "", "[Ruleset \"tsoro size=8\"]\n[Result \"*\"]\n\n1. a3,stop d6,stop 2. a6", &imp); code != 201 && code != 200 {
+		t.Fatalf("import: status %d", code)
+	}
+	s.run(eve, chromedp.Navigate(s.base+"/game/"+imp.ID))
+	s.waitJS(eve, `document.querySelector("#mode").textContent === "imported record"`, 10*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if js[bool](s, eve, `!document.querySelector("#conn").classList.contains("hidden") || document.querySelector("#conn").textContent === "live"`) {
+		t.Errorf("an imported record's page shows the connection badge %q", s.text(eve, "#conn"))
+	}
+
+	// One stone.
+	q := url.Values{"ruleset": {"tsoro size=6 heads=none"}, "pos": {"0,0,0,0,0,1/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S"}}
+	s.run(eve, chromedp.Navigate(s.base+"/position?"+q.Encode()))
+	s.waitJS(eve, `document.querySelector("#seat-top .count")`, 10*time.Second)
+	if n := s.text(eve, "#seat-top .count"); n != "1 stone" {
+		t.Errorf("North's count reads %q", n)
+	}
+
+	// "Computer", not "AI", on the form and on a game against it.
+	s.run(eve, chromedp.Navigate(s.base+"/"))
+	s.waitJS(eve, `document.querySelector('input[name="game"]')`, 10*time.Second)
+	if js[bool](s, eve, `/\bAI\b/.test(document.body.innerText)`) {
+		t.Errorf("the home page says AI: %q", js[string](s, eve, `document.body.innerText.match(/.{0,40}\bAI\b.{0,40}/)[0]`))
+	}
+	var ai created
+	if code := s.api("POST", "/api/games", "", map[string]any{"ruleset": "tsoro size=6", "opponent": "ai", "level": 2, "side": "N"}, &ai); code != 201 {
+		t.Fatalf("create a game against the computer: status %d", code)
+	}
+	s.run(eve, chromedp.Navigate(s.base+"/game/"+ai.ID))
+	s.waitJS(eve, `document.querySelector("#seat-bottom .muted")`, 10*time.Second)
+	if south := s.text(eve, "#seat-bottom .muted"); south != "Computer · level 2" {
+		t.Errorf("the computer's seat reads %q", south)
+	}
+	if js[bool](s, eve, `/\bAI\b/.test(document.body.innerText)`) {
+		t.Errorf("the game page says AI: %q", js[string](s, eve, `document.body.innerText.match(/.{0,40}\bAI\b.{0,40}/)[0]`))
 	}
 }

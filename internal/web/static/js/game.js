@@ -3,7 +3,7 @@
 
 import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, describeEvents, familyOf, gameOf, sideName, specialHoles } from "./geom.js";
+import { actionHole, describeEvents, familyOf, gameOf, plural, sideName, specialHoles } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 
@@ -62,8 +62,20 @@ class GamePage {
       const view = await get(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
       this.firstView(view);
     } catch (err) {
-      $("#title").textContent = "Game not found";
-      fail("#prompt", err);
+      // No game, no connection to show: the badges go.
+      $("#title").textContent = err instanceof ApiError && err.status === 404 ? "Game not found" : "The game cannot be shown";
+      document.title = `${$("#title").textContent} · matombo`;
+      $("#conn").classList.add("hidden");
+      $("#mode").classList.add("hidden");
+      document.querySelectorAll(".board-tools, .game aside").forEach((e) => e.classList.add("hidden"));
+      const box = $("#prompt");
+      fail(box, err);
+      box.append(" ", h("a", { href: "/archive" }, "Look in the archive"), " or ", h("a", { href: "/" }, "start a game"), ".");
+      return;
+    }
+    // Nobody plays an imported record: nothing comes live, so no socket.
+    if (this.view.mode === "imported") {
+      $("#conn").classList.add("hidden");
       return;
     }
     this.live = new LiveGame(this.id, this.token, {
@@ -289,15 +301,19 @@ class GamePage {
     const seat = (side, box) => {
       const p = (v.players || {})[side];
       const you = !this.local && v.you === side;
+      // A friend's seat nobody has taken yet is open, not a "Player".
+      const open = v.mode === "friend" && !(v.seated || {})[side];
+      const who = you ? "You" : open ? "waiting for a player" : playerText(p);
+      const stones = (v.stones || {})[side] ?? 0;
       box.className = `seat${v.status === "playing" && v.to_move === side ? " to-move" : ""}`;
       box.textContent = "";
       box.append(
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "name" }, sideName(side)),
-        h("span", { class: "muted" }, you ? "You" : playerText(p)),
-        h("span", { class: "count", title: "stones on this side" }, `${(v.stones || {})[side] ?? ""} stones`),
+        h("span", { class: "muted" }, who),
+        h("span", { class: "count", title: "stones on this side" }, plural(stones, "stone")),
       );
-      box.setAttribute("aria-label", `${sideName(side)}, ${playerText(p)}${you ? ", you" : ""}, ${(v.stones || {})[side]} stones${v.to_move === side && v.status === "playing" ? ", to move" : ""}`);
+      box.setAttribute("aria-label", `${sideName(side)}, ${you ? "you" : who}, ${plural(stones, "stone")}${v.to_move === side && v.status === "playing" ? ", to move" : ""}`);
     };
     seat(flipped ? "S" : "N", $("#seat-top"));
     seat(flipped ? "N" : "S", $("#seat-bottom"));
@@ -325,6 +341,7 @@ class GamePage {
     if (!this.canAct(v)) {
       let text = `${mover} to move.`;
       if (moverP && moverP.kind === "ai") text = `${mover} (${playerText(moverP)}) is thinking…`;
+      else if (v.mode === "friend" && !(v.seated || {})[v.to_move]) text = `${mover}'s seat is open: waiting for a player to join.`;
       else if (v.you) text = `Waiting for ${mover}…`;
       box.append(h("div", { class: "text" }, text, v.pending ? h("div", { class: "muted small" }, v.pending) : null));
       return;
@@ -384,12 +401,15 @@ class GamePage {
     const r = resultText(v.result, v.reason, this.local ? "" : v.you);
     box.classList.remove("hidden");
     const offer = v.rematch && v.you && !this.local ? " A rematch has been started: join it with the sides swapped." : "";
-    box.append(
+    // Only a seated player has a rematch to offer; the others get the
+    // replay and a new game of their own.
+    const seated = !!(v.you || this.local);
+    box.append(...[
       h("div", { class: "grow" }, r.title, h("small", {}, r.detail + offer)),
       h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, "Replay"),
-      (v.you || this.local) ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? "Join the rematch" : "Rematch") : null,
+      seated ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? "Join the rematch" : "Rematch") : null,
       h("a", { class: "btn", href: "/" }, "New game"),
-    );
+    ].filter(Boolean));
     this.announce(`${r.title}. ${r.detail}`);
   }
 

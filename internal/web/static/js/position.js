@@ -3,7 +3,7 @@
 
 import { get } from "./api.js";
 import { Board } from "./board.js";
-import { actionHole, sideName, specialHoles } from "./geom.js";
+import { actionHole, plural, sideName, specialHoles } from "./geom.js";
 import { $, copyText, h } from "./ui.js";
 
 async function setup() {
@@ -32,7 +32,7 @@ async function setup() {
   for (const [side, id] of [["N", "#seat-top"], ["S", "#seat-bottom"]]) {
     const box = $(id);
     box.className = `seat${v.to_move === side && v.status !== "over" ? " to-move" : ""}`;
-    box.append(h("span", { class: "dot" }), h("span", { class: "name" }, sideName(side)), h("span", { class: "count" }, `${v.stones[side]} stones`));
+    box.append(h("span", { class: "dot" }), h("span", { class: "name" }, sideName(side)), h("span", { class: "count" }, plural(v.stones[side], "stone")));
   }
   const info = $("#info");
   info.append(h("div", { class: "text" },
