@@ -162,3 +162,73 @@ func seatsAndBanners(s *session) {
 		t.Errorf("the game page says AI: %q", js[string](s, eve, `document.body.innerText.match(/.{0,40}\bAI\b.{0,40}/)[0]`))
 	}
 }
+
+// midTurnPosition: the replay's "Open position" at a bonus pick opens the
+// viewer on that decision (mid-turn, what is due, no sowing moves, no Play
+// from here, with the reason); a turn start lists its legal actions in
+// natural order (a2 before a10).
+func midTurnPosition(s *session) {
+	t := s.t
+	const ruleset = "tsoro size=6 heads=none bonus=3"
+	id, _ := s.playLocal(ruleset, 300)
+	var rep struct {
+		Actions []struct {
+			Action   string `json:"action"`
+			By       string `json:"by"`
+			TurnEnd  bool   `json:"turn_end"`
+			Decision string `json:"decision"`
+			Pending  string `json:"pending"`
+		} `json:"actions"`
+	}
+	s.api("GET", "/api/games/"+id+"/replay", "", nil, &rep)
+	ply := 0
+	for i, a := range rep.Actions {
+		if !a.TurnEnd && a.Decision == "pick" {
+			ply = i + 1
+			break
+		}
+	}
+	if ply == 0 {
+		t.Fatalf("no bonus pick in the %d actions of game %s", len(rep.Actions), id)
+	}
+	ctx := s.tab("mid-turn", desktopW, desktopH)
+	s.run(ctx, chromedp.Navigate(s.base+"/replay/"+id+"?ply="+strconv.Itoa(ply)))
+	s.waitJS(ctx, `document.querySelector("#player output") && document.querySelector("#player output").textContent.startsWith("`+strconv.Itoa(ply)+` /")`, 10*time.Second)
+	if c := s.text(ctx, "#player .caption"); !strings.Contains(c, "Mid-turn") || !strings.Contains(c, rep.Actions[ply-1].Pending) {
+		t.Errorf("the replay's caption at a bonus pick says %q", c)
+	}
+	s.run(ctx, chromedp.Click(chromedp.CSS("#position-link")))
+	s.waitJS(ctx, `location.pathname === "/position" && document.body.dataset.decision`, 10*time.Second)
+	side := map[string]string{"S": "South", "N": "North"}[rep.Actions[ply-1].By]
+	if d := js[string](s, ctx, `document.body.dataset.decision`); d != "pick" {
+		t.Errorf("the viewer shows the decision %q, want pick", d)
+	}
+	if m := s.text(ctx, "#to-move"); m != side+" to move, mid-turn" {
+		t.Errorf("the viewer's badge says %q", m)
+	}
+	info := s.text(ctx, "#info")
+	if !strings.Contains(info, "Mid-turn") || !strings.Contains(info, rep.Actions[ply-1].Pending) || strings.Contains(info, "Legal:") {
+		t.Errorf("the viewer says %q", info)
+	}
+	if h := s.legalHoles(ctx); len(h) != 0 {
+		t.Errorf("the viewer offers the sowing holes %v mid-turn", h)
+	}
+	if js[bool](s, ctx, `document.querySelector("#play-link").hasAttribute("href") || document.querySelector("#play-link").getAttribute("aria-disabled") !== "true"`) {
+		t.Error("Play from here is enabled mid-turn")
+	}
+	if r := s.text(ctx, "#play-reason"); !strings.Contains(r, "start of a turn") {
+		t.Errorf("the reason Play from here is off: %q", r)
+	}
+	s.shot(ctx, "desktop-position-mid-turn")
+
+	// A turn start: the legal actions in natural order.
+	q := url.Values{"ruleset": {"tsoro size=12 heads=none"}}
+	s.run(ctx, chromedp.Navigate(s.base+"/position?"+q.Encode()))
+	s.waitJS(ctx, `document.querySelector("#info .text")`, 10*time.Second)
+	if info := s.text(ctx, "#info .text"); !strings.HasPrefix(info, "Legal: a1 a2 a3 a4 a5 a6 a7 a8 a9 a10 a11 a12") {
+		t.Errorf("the viewer lists %q", info)
+	}
+	if js[bool](s, ctx, `!document.querySelector("#play-link").hasAttribute("href")`) {
+		t.Error("no Play from here at a turn start")
+	}
+}

@@ -176,3 +176,26 @@ export function groupTurns(actions) {
 export function specialHoles(ruleset) {
   return gameOf(ruleset) === "choro" ? ["a1", "b2", "d8", "c7"] : [];
 }
+
+/**
+ * sortActions orders written actions for people: by hole, row a to d and
+ * then column by number (a2 before a10), a hole's clockwise sowing after its
+ * plain one, "stop" last.
+ */
+export function sortActions(actions) {
+  const key = (a) => {
+    const { hole, kind } = actionHole(a);
+    const p = hole ? parseHole(hole) : null;
+    if (!p) return [kind === "stop" ? 9 : 8, 0, 0, a];
+    return [0, "abcd".indexOf(p.row), p.col, kind === "cw" ? 1 : 0];
+  };
+  return [...actions].sort((x, y) => {
+    const a = key(x);
+    const b = key(y);
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) return -1;
+      if (a[i] > b[i]) return 1;
+    }
+    return 0;
+  });
+}

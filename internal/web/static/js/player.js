@@ -138,6 +138,7 @@ export class Player {
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
       text = `${sideName(a.by)} ${a.action}: ${describeEvents(a.events || []) || "no stones move"}.`;
+      if (!a.turn_end && a.pending) text += ` Mid-turn: ${sideName(a.by)} must ${a.pending}.`;
     }
     const extra = this.opts.caption ? this.opts.caption(this.ply, this.ply > 0 ? this.data.actions[this.ply - 1] : null) : "";
     this.caption.textContent = "";

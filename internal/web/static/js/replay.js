@@ -38,9 +38,16 @@ async function setup() {
       },
     });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;
-    $("#position-link").href = `/position?ruleset=${encodeURIComponent(data.ruleset)}&pos=${encodeURIComponent(pos)}`;
     // A new game may start where a turn starts, unless nobody can move there.
     const turnStart = ply === 0 || data.actions[ply - 1].turn_end;
+    // The notation holds turn starts only: a mid-turn position is opened
+    // with the game and ply, so that the viewer shows the decision due.
+    const q = new URLSearchParams({ ruleset: data.ruleset, pos });
+    if (!turnStart) {
+      q.set("game", id);
+      q.set("ply", String(ply));
+    }
+    $("#position-link").href = `/position?${q}`;
     const stuck = ply === data.actions.length && data.reason === "no legal action";
     const play = $("#play-link");
     if (turnStart && !stuck) {
