@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -231,4 +233,56 @@ func midTurnPosition(s *session) {
 	if js[bool](s, ctx, `!document.querySelector("#play-link").hasAttribute("href")`) {
 		t.Error("no Play from here at a turn start")
 	}
+}
+
+// watchPrompt samples the game page at every frame and counts the frames
+// where the board animates while the prompt still asks for a move, says
+// the computer is thinking, or shows a button of a decision.
+const watchPrompt = `(() => {
+  window.stale = []; window.animFrames = 0; window.busyTexts = new Set();
+  const tick = () => {
+    if (document.body.dataset.animating) {
+      window.animFrames++;
+      const p = document.querySelector("#prompt");
+      const text = p.textContent;
+      if (/Your move|thinking|Relay from|Anticlockwise|Clockwise/.test(text) || p.querySelector("button[data-action]") || p.classList.contains("active")) window.stale.push(text);
+      else window.busyTexts.add(text);
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})()`
+
+// promptsFollowBoard plays against the computer at normal speed: while a
+// move (one's own or the computer's) animates, the prompt says who plays
+// what, never "Your move" or "thinking…" nor a dead button; when it asks
+// for a move, the board is the server's.
+func promptsFollowBoard(s *session) {
+	t := s.t
+	ctx := s.tab("prompts", desktopW, desktopH)
+	id := s.newGame(ctx, "tsoro", map[string]string{"size": "6", "bonus": "3"}, "ai", "1", "S")
+	s.run(ctx, setSpeed("normal"), runJS(watchPrompt))
+	rng := rand.New(rand.NewPCG(9, 10))
+	for moves := 0; moves < 4; {
+		v := s.synced(ctx, id)
+		if v.Status == "over" {
+			break
+		}
+		s.sameBoard(s.boardCounts(ctx, "#board"), v.Board.Rows)
+		if p := s.text(ctx, "#prompt"); v.Decision == "start" && !strings.Contains(p, "Your move") {
+			t.Errorf("at South's turn start the prompt says %q", p)
+		}
+		s.randomClick(ctx, rng)
+		moves++
+	}
+	stale := js[[]string](s, ctx, `window.stale.slice(0, 5)`)
+	frames := js[int](s, ctx, `window.animFrames`)
+	busy := js[[]string](s, ctx, `[...window.busyTexts]`)
+	if len(stale) > 0 {
+		t.Errorf("while the board animated, the prompt said %q", stale)
+	}
+	if frames == 0 || !slices.ContainsFunc(busy, func(b string) bool { return strings.HasPrefix(b, "North plays") }) || !slices.ContainsFunc(busy, func(b string) bool { return strings.HasPrefix(b, "South plays") }) {
+		t.Errorf("%d frames animated; the prompts then: %q", frames, busy)
+	}
+	s.noDesync(ctx, "prompts")
 }

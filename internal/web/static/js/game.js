@@ -155,6 +155,7 @@ class GamePage {
         if (cur && view.ply < cur.ply) continue;
         if (cur && view.ply === cur.ply && this.signature(view) === this.signature(cur)) continue;
         const animate = cur && events.length && view.ply > cur.ply && (since === undefined || since === cur.ply);
+        if (animate) this.drawBusy(playing(events));
         if (animate && await this.play(events)) this.board.matches(view.board.rows);
         this.render(view, animate ? events : []);
       }
@@ -317,6 +318,17 @@ class GamePage {
     };
     seat(flipped ? "S" : "N", $("#seat-top"));
     seat(flipped ? "N" : "S", $("#seat-bottom"));
+  }
+
+  // drawBusy replaces the prompt while the board is not yet the view's:
+  // an action on its way to the server, or the animation of actions. The
+  // prompt of the next decision comes with its board.
+  drawBusy(text) {
+    const box = $("#prompt");
+    box.textContent = "";
+    box.classList.remove("active", "hidden");
+    box.append(h("div", { class: "text busy" }, text));
+    $("#hint").disabled = true;
   }
 
   drawPrompt() {
@@ -492,6 +504,7 @@ class GamePage {
     const v = this.view;
     if (!v || this.hold || this.board.animating || !(v.legal || []).includes(action)) return;
     this.hold = true;
+    this.drawBusy(`${sideName(v.to_move)} plays ${action}…`);
     const token = this.tokenFor(v.to_move);
     let res = null;
     try {
@@ -500,6 +513,7 @@ class GamePage {
       if (err instanceof ApiError && err.code === "conflict") {
         toast("The game moved on; showing the latest position.");
         this.hold = false;
+        this.drawPrompt();
         this.refetch();
         return;
       }
@@ -507,7 +521,11 @@ class GamePage {
     }
     this.hold = false;
     if (res && res.game) this.enqueue(res.game, res.events || [], true);
-    else this.pump();
+    else {
+      this.drawPrompt(); // refused: the same decision again
+      $("#hint").disabled = !this.canAct();
+      this.pump();
+    }
   }
 
   async resign() {
@@ -533,6 +551,18 @@ class GamePage {
       toast(err.message);
     }
   }
+}
+
+/** playing says which actions an animation shows: "North plays d3, xa2…". */
+function playing(events) {
+  const out = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if (last && last.by === e.by) {
+      if (e.action && last.actions[last.actions.length - 1] !== e.action) last.actions.push(e.action);
+    } else out.push({ by: e.by, actions: e.action ? [e.action] : [] });
+  }
+  return out.map((g) => `${sideName(g.by)} plays ${g.actions.join(", ")}…`).join(" ");
 }
 
 /** hintWords says a suggested action in words, for the decision it answers. */
