@@ -286,3 +286,44 @@ func promptsFollowBoard(s *session) {
 	}
 	s.noDesync(ctx, "prompts")
 }
+
+// rulesLinksAndHelp: each rules page's Play button opens the form on its
+// game, whose help speaks of that game; the game page lists the keys the
+// game uses; the import box's own example imports.
+func rulesLinksAndHelp(s *session) {
+	t := s.t
+	ctx := s.tab("rules-links", desktopW, desktopH)
+	for _, c := range []struct{ game, title string }{{"nsolo", "Nsolo"}, {"choro", "Choro"}, {"tsoro", "Tsoro"}} {
+		s.run(ctx, chromedp.Navigate(s.base+"/rules/"+c.game))
+		s.run(ctx, chromedp.Click(chromedp.CSS(`.intro a.btn.primary`)))
+		s.waitJS(ctx, `location.pathname === "/" && document.querySelector('input[name="game"]:checked') && document.querySelector("#ruleset-text").textContent !== ""`, 10*time.Second)
+		if got, rs := js[string](s, ctx, `document.querySelector('input[name="game"]:checked').value`), s.text(ctx, "#ruleset-text"); got != c.game || rs != c.game {
+			t.Errorf("Play %s opens the form on %s (ruleset %q)", c.title, got, rs)
+		}
+		if c.game != "tsoro" {
+			if opts := s.text(ctx, "#options"); strings.Contains(opts, "Tsoro") {
+				t.Errorf("the %s form's help speaks of Tsoro: %q", c.title, opts)
+			}
+		}
+	}
+	for _, c := range []struct{ game, not string }{{"nsolo", "head"}, {"nsolo", "clockwise"}, {"tsoro", "clockwise"}, {"choro", "head"}} {
+		var g created
+		if code := s.api("POST", "/api/games", "", map[string]any{"ruleset": c.game, "opponent": "local"}, &g); code != 201 {
+			t.Fatalf("create %s: status %d", c.game, code)
+		}
+		s.run(ctx, chromedp.Navigate(s.base+"/game/"+g.ID))
+		s.waitJS(ctx, `document.querySelector("#keys-text").textContent.includes("hint")`, 10*time.Second)
+		if k := s.text(ctx, "#keys-text"); strings.Contains(k, c.not) {
+			t.Errorf("the %s page's keys say %q", c.game, k)
+		}
+	}
+
+	// The import box's example, as the box shows it.
+	s.run(ctx, chromedp.Navigate(s.base+"/archive"), chromedp.WaitVisible(chromedp.CSS("#record")))
+	s.run(ctx, runJS(`document.querySelector("#record").value = document.querySelector("#record").placeholder`),
+		chromedp.Click(chromedp.CSS(`#import button[type="submit"]`)))
+	s.waitJS(ctx, `document.querySelector("#import-done a") || document.querySelector("#import-error").textContent`, 10*time.Second)
+	if e := s.text(ctx, "#import-error"); e != "" {
+		t.Errorf("the import box's own example: %s", e)
+	}
+}

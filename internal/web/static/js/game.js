@@ -97,6 +97,7 @@ class GamePage {
     document.title = `${view.ruleset_title || game} · matombo`;
     $("#ruleset").textContent = view.ruleset;
     $("#rules-link").href = `/rules/${familyOf(game)}`;
+    $("#keys-text").textContent = keysHelp(familyOf(game), view.mode);
     $("#replay-link").href = `/replay/${encodeURIComponent(this.id)}`;
     $("#record-link").href = `/api/games/${encodeURIComponent(this.id)}/record`;
     $("#record-link").setAttribute("download", `matombo-${this.id}.txt`);
@@ -551,6 +552,16 @@ class GamePage {
       toast(err.message);
     }
   }
+}
+
+/** keysHelp lists the keys of the game page that the game uses. */
+function keysHelp(family, mode) {
+  const keys = ["arrow keys move between the highlighted holes", "Enter plays"];
+  if (family === "tsoro") keys.push("S stops at a head");
+  if (family === "choro") keys.push("C sows clockwise from a special hole");
+  if (mode === "ai" || mode === "local") keys.push("H asks for a hint");
+  keys.push("Esc skips the animation");
+  return `${keys.join(", ")}.`;
 }
 
 /** playing says which actions an animation shows: "North plays d3, xa2…". */
