@@ -1016,6 +1016,8 @@ type ReplayStep struct {
 	Events   []EventView `json:"events"`
 	Position string      `json:"position"`
 	TurnEnd  bool        `json:"turn_end"` // the action ended its turn: Position is at the start of the next
+	Decision string      `json:"decision"` // the decision that follows, as in the game view (decision "start" at a turn end)
+	Pending  string      `json:"pending"`  // mid-turn: what the decision that follows is, for people; "" at a turn end
 }
 
 // ReplayView is a stored game for the replay page.
@@ -1051,7 +1053,8 @@ func (s *Service) Replay(ctx context.Context, id string) (*ReplayView, error) {
 		return nil, err
 	}
 	err = traced(g, 0, func(a mancala.Action, by mancala.Player, evs []mancala.Event, st *mancala.State) {
-		v.Actions = append(v.Actions, ReplayStep{Action: a.String(), By: by.String(), Events: eventViews(evs, a, by), Position: st.Position(), TurnEnd: st.AtTurnStart() || st.IsOver()})
+		v.Actions = append(v.Actions, ReplayStep{Action: a.String(), By: by.String(), Events: eventViews(evs, a, by), Position: st.Position(), TurnEnd: st.AtTurnStart() || st.IsOver(),
+			Decision: decisionOf(st), Pending: st.Pending()})
 	})
 	if err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ type GameView struct {
 	Pending      string            `json:"pending"`
 	Decision     string            `json:"decision"`
 	Turns        [][]string        `json:"turns"`
+	FirstToMove  string            `json:"first_to_move"` // the side of the first turn: the start position's side to move
 	Record       string            `json:"record"`
 	Result       string            `json:"result"`
 	Reason       string            `json:"reason"`
@@ -138,6 +139,7 @@ func positionView(v *GameView, s *mancala.State) {
 	v.Legal = legalStrings(s)
 	v.Pending = s.Pending()
 	v.Decision = decisionOf(s)
+	v.FirstToMove = v.ToMove
 	if s.IsOver() {
 		v.Result = s.Outcome().Result.String()
 		v.Reason = s.Outcome().Reason.String()
@@ -265,6 +267,7 @@ func (p *played) view(you string) *GameView {
 		v.Status = "playing"
 	}
 	rec := p.rec.Record()
+	v.FirstToMove = firstToMove(rec.Position)
 	v.Turns = make([][]string, len(rec.Turns))
 	for i, t := range rec.Turns {
 		v.Turns[i] = make([]string, len(t))
@@ -284,6 +287,16 @@ func (p *played) view(you string) *GameView {
 		}
 	}
 	return v
+}
+
+// firstToMove returns the side to move in the start position pos, written
+// as RULES.md §5 has it ("rows S", "rows N opening"): South for "" (the
+// ruleset's own start).
+func firstToMove(pos string) string {
+	if f := strings.Fields(pos); len(f) >= 2 && f[1] == mancala.North.String() {
+		return mancala.North.String()
+	}
+	return mancala.South.String()
 }
 
 func sideName(i int) string { return mancala.Player(i).String() }

@@ -103,6 +103,11 @@ func TestBrowser(t *testing.T) {
 	t.Run("ReconnectCatchUp", func(t *testing.T) { reconnectCatchUp(s.with(t)) })
 	t.Run("ReplayAndArchive", func(t *testing.T) { replayAndArchive(s.with(t)) })
 	t.Run("Pages", func(t *testing.T) { pages(s.with(t)) })
+	t.Run("MoveListNorthFirst", func(t *testing.T) { moveListNorthFirst(s.with(t)) })
+	t.Run("SeatsAndBanners", func(t *testing.T) { seatsAndBanners(s.with(t)) })
+	t.Run("MidTurnPosition", func(t *testing.T) { midTurnPosition(s.with(t)) })
+	t.Run("PromptsFollowBoard", func(t *testing.T) { promptsFollowBoard(s.with(t)) })
+	t.Run("RulesLinksAndHelp", func(t *testing.T) { rulesLinksAndHelp(s.with(t)) })
 }
 
 // playAgainstAI plays a whole game against the AI with clicks and keys.

@@ -329,6 +329,7 @@ export class Board {
    */
   async animate(events, delay, onStep = null) {
     this.animating = true;
+    document.body.dataset.animating = "1"; // the browser tests read it
     this.skipping = delay <= 0;
     const saved = this.legal;
     this.legal = new Set();
@@ -349,6 +350,7 @@ export class Board {
       this.hand.classList.add("hidden");
       for (const h of this.holes.values()) h.g.classList.remove("active", "taken");
       this.animating = false;
+      delete document.body.dataset.animating;
       this.skipping = false;
       this.legal = saved;
     }

@@ -3,7 +3,7 @@
 
 import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, describeEvents, familyOf, gameOf, sideName, specialHoles } from "./geom.js";
+import { actionHole, describeEvents, familyOf, gameOf, plural, sideName, specialHoles } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 
@@ -63,8 +63,20 @@ class GamePage {
       const view = await get(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
       this.firstView(view);
     } catch (err) {
-      $("#title").textContent = "Game not found";
-      fail("#prompt", err);
+      // No game, no connection to show: the badges go.
+      $("#title").textContent = err instanceof ApiError && err.status === 404 ? "Game not found" : "The game cannot be shown";
+      document.title = `${$("#title").textContent} · matombo`;
+      $("#conn").classList.add("hidden");
+      $("#mode").classList.add("hidden");
+      document.querySelectorAll(".board-tools, .game aside").forEach((e) => e.classList.add("hidden"));
+      const box = $("#prompt");
+      fail(box, err);
+      box.append(" ", h("a", { href: "/archive" }, "Look in the archive"), " or ", h("a", { href: "/" }, "start a game"), ".");
+      return;
+    }
+    // Nobody plays an imported record: nothing comes live, so no socket.
+    if (this.view.mode === "imported") {
+      $("#conn").classList.add("hidden");
       return;
     }
     this.live = new LiveGame(this.id, this.token, {
@@ -86,6 +98,7 @@ class GamePage {
     document.title = `${view.ruleset_title || game} · matombo`;
     $("#ruleset").textContent = view.ruleset;
     $("#rules-link").href = `/rules/${familyOf(game)}`;
+    $("#keys-text").textContent = keysHelp(familyOf(game), view.mode);
     $("#replay-link").href = `/replay/${encodeURIComponent(this.id)}`;
     $("#record-link").href = `/api/games/${encodeURIComponent(this.id)}/record`;
     $("#record-link").setAttribute("download", `matombo-${this.id}.txt`);
@@ -144,6 +157,7 @@ class GamePage {
         if (cur && view.ply < cur.ply) continue;
         if (cur && view.ply === cur.ply && this.signature(view) === this.signature(cur)) continue;
         const animate = cur && events.length && view.ply > cur.ply && (since === undefined || since === cur.ply);
+        if (animate) this.drawBusy(playing(events));
         if (animate && await this.play(events)) this.board.matches(view.board.rows);
         this.render(view, animate ? events : []);
       }
@@ -202,10 +216,11 @@ class GamePage {
     const b = view.board;
     this.board.set({ size: view.size || b.rows.a.length, rows: b.rows, heads: b.heads || [] }, holes, this.lastMove);
     const turns = view.turns || [];
-    // A turn of the list opens the replay at that point, in a new tab.
-    renderMoves($("#moves"), turns, turns.length - 1, (i) => {
-      const ply = turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0);
-      window.open(`/replay/${encodeURIComponent(this.id)}?ply=${ply}`, "_blank", "noopener");
+    // A turn of the list links to the replay at the end of that turn (a
+    // plain link: the same tab, or a new one when the reader asks for it).
+    renderMoves($("#moves"), turns, {
+      first: view.first_to_move || "S",
+      href: (i) => `/replay/${encodeURIComponent(this.id)}?ply=${turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0)}`,
     });
     this.drawSeats();
     this.drawMode();
@@ -289,18 +304,33 @@ class GamePage {
     const seat = (side, box) => {
       const p = (v.players || {})[side];
       const you = !this.local && v.you === side;
+      // A friend's seat nobody has taken yet is open, not a "Player".
+      const open = v.mode === "friend" && !(v.seated || {})[side];
+      const who = you ? "You" : open ? "waiting for a player" : playerText(p);
+      const stones = (v.stones || {})[side] ?? 0;
       box.className = `seat${v.status === "playing" && v.to_move === side ? " to-move" : ""}`;
       box.textContent = "";
       box.append(
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "name" }, sideName(side)),
-        h("span", { class: "muted" }, you ? "You" : playerText(p)),
-        h("span", { class: "count", title: "stones on this side" }, `${(v.stones || {})[side] ?? ""} stones`),
+        h("span", { class: "muted" }, who),
+        h("span", { class: "count", title: "stones on this side" }, plural(stones, "stone")),
       );
-      box.setAttribute("aria-label", `${sideName(side)}, ${playerText(p)}${you ? ", you" : ""}, ${(v.stones || {})[side]} stones${v.to_move === side && v.status === "playing" ? ", to move" : ""}`);
+      box.setAttribute("aria-label", `${sideName(side)}, ${you ? "you" : who}, ${plural(stones, "stone")}${v.to_move === side && v.status === "playing" ? ", to move" : ""}`);
     };
     seat(flipped ? "S" : "N", $("#seat-top"));
     seat(flipped ? "N" : "S", $("#seat-bottom"));
+  }
+
+  // drawBusy replaces the prompt while the board is not yet the view's:
+  // an action on its way to the server, or the animation of actions. The
+  // prompt of the next decision comes with its board.
+  drawBusy(text) {
+    const box = $("#prompt");
+    box.textContent = "";
+    box.classList.remove("active", "hidden");
+    box.append(h("div", { class: "text busy" }, text));
+    $("#hint").disabled = true;
   }
 
   drawPrompt() {
@@ -325,6 +355,7 @@ class GamePage {
     if (!this.canAct(v)) {
       let text = `${mover} to move.`;
       if (moverP && moverP.kind === "ai") text = `${mover} (${playerText(moverP)}) is thinking…`;
+      else if (v.mode === "friend" && !(v.seated || {})[v.to_move]) text = `${mover}'s seat is open: waiting for a player to join.`;
       else if (v.you) text = `Waiting for ${mover}…`;
       box.append(h("div", { class: "text" }, text, v.pending ? h("div", { class: "muted small" }, v.pending) : null));
       return;
@@ -384,12 +415,15 @@ class GamePage {
     const r = resultText(v.result, v.reason, this.local ? "" : v.you);
     box.classList.remove("hidden");
     const offer = v.rematch && v.you && !this.local ? " A rematch has been started: join it with the sides swapped." : "";
-    box.append(
+    // Only a seated player has a rematch to offer; the others get the
+    // replay and a new game of their own.
+    const seated = !!(v.you || this.local);
+    box.append(...[
       h("div", { class: "grow" }, r.title, h("small", {}, r.detail + offer)),
       h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, "Replay"),
-      (v.you || this.local) ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? "Join the rematch" : "Rematch") : null,
+      seated ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? "Join the rematch" : "Rematch") : null,
       h("a", { class: "btn", href: "/" }, "New game"),
-    );
+    ].filter(Boolean));
     this.announce(`${r.title}. ${r.detail}`);
   }
 
@@ -473,6 +507,7 @@ class GamePage {
     const v = this.view;
     if (!v || this.hold || this.board.animating || !(v.legal || []).includes(action)) return;
     this.hold = true;
+    this.drawBusy(`${sideName(v.to_move)} plays ${action}…`);
     const token = this.tokenFor(v.to_move);
     let res = null;
     try {
@@ -481,6 +516,7 @@ class GamePage {
       if (err instanceof ApiError && err.code === "conflict") {
         toast("The game moved on; showing the latest position.");
         this.hold = false;
+        this.drawPrompt();
         this.refetch();
         return;
       }
@@ -488,7 +524,11 @@ class GamePage {
     }
     this.hold = false;
     if (res && res.game) this.enqueue(res.game, res.events || [], true);
-    else this.pump();
+    else {
+      this.drawPrompt(); // refused: the same decision again
+      $("#hint").disabled = !this.canAct();
+      this.pump();
+    }
   }
 
   async resign() {
@@ -527,6 +567,28 @@ class GamePage {
       toast(err.message);
     }
   }
+}
+
+/** keysHelp lists the keys of the game page that the game uses. */
+function keysHelp(family, mode) {
+  const keys = ["arrow keys move between the highlighted holes", "Enter plays"];
+  if (family === "tsoro") keys.push("S stops at a head");
+  if (family === "choro") keys.push("C sows clockwise from a special hole");
+  if (mode === "ai" || mode === "local") keys.push("H asks for a hint");
+  keys.push("Esc skips the animation");
+  return `${keys.join(", ")}.`;
+}
+
+/** playing says which actions an animation shows: "North plays d3, xa2…". */
+function playing(events) {
+  const out = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if (last && last.by === e.by) {
+      if (e.action && last.actions[last.actions.length - 1] !== e.action) last.actions.push(e.action);
+    } else out.push({ by: e.by, actions: e.action ? [e.action] : [] });
+  }
+  return out.map((g) => `${sideName(g.by)} plays ${g.actions.join(", ")}…`).join(" ");
 }
 
 /** hintWords says a suggested action in words, for the decision it answers. */

@@ -153,16 +153,21 @@ export function describeEvents(events) {
   return out.join("; ");
 }
 
-/** groupTurns splits a flat list of actions with "by" into turns (consecutive actions of one side). */
+/**
+ * groupTurns splits a flat list of actions {action, by, turn_end} into turns
+ * {by, actions, first}: a turn ends after an action with turn_end (where the
+ * steps carry it) or where the side changes.
+ */
 export function groupTurns(actions) {
   const turns = [];
   let cur = null;
   actions.forEach((a, i) => {
-    if (!cur || cur.by !== a.by) {
-      cur = { by: a.by, actions: [], first: i };
+    if (!cur || cur.by !== a.by || cur.ended) {
+      cur = { by: a.by, actions: [], first: i, ended: false };
       turns.push(cur);
     }
     cur.actions.push(a.action);
+    if (a.turn_end) cur.ended = true;
   });
   return turns;
 }
@@ -170,4 +175,27 @@ export function groupTurns(actions) {
 /** specialHoles lists the holes that may sow clockwise: Choro's a1 b2 d8 c7 (RULES.md §3.4). */
 export function specialHoles(ruleset) {
   return gameOf(ruleset) === "choro" ? ["a1", "b2", "d8", "c7"] : [];
+}
+
+/**
+ * sortActions orders written actions for people: by hole, row a to d and
+ * then column by number (a2 before a10), a hole's clockwise sowing after its
+ * plain one, "stop" last.
+ */
+export function sortActions(actions) {
+  const key = (a) => {
+    const { hole, kind } = actionHole(a);
+    const p = hole ? parseHole(hole) : null;
+    if (!p) return [kind === "stop" ? 9 : 8, 0, 0, a];
+    return [0, "abcd".indexOf(p.row), p.col, kind === "cw" ? 1 : 0];
+  };
+  return [...actions].sort((x, y) => {
+    const a = key(x);
+    const b = key(y);
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] < b[i]) return -1;
+      if (a[i] > b[i]) return 1;
+    }
+    return 0;
+  });
 }

@@ -2,14 +2,19 @@
 
 import { get, openCreated, post, setting, saveSetting } from "./api.js";
 import { Board } from "./board.js";
-import { sideName, specialHoles } from "./geom.js";
+import { familyOf, gameOf, sideName, specialHoles } from "./geom.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
 // Plain words for each option, by key, and for each value where it helps.
 const OPTION_WORDS = {
   size: {
     label: "Holes per row",
-    help: "How long each row is. Traditional Tsoro boards have 6, 8, 12, 15, 18 or 21 holes; Nsolo goes up to 36. Smaller boards give quicker games.",
+    help: "How long each row is. Traditional Tsoro boards have 6, 8, 12, 15, 18 or 21 holes. Smaller boards give quicker games.",
+    // The help of another game than Tsoro, by the preset's family.
+    games: {
+      nsolo: "How long each row is: Nsolo boards have 8 holes a row or more; village games dug in the ground reach 36, played by teams. Smaller boards give quicker games.",
+      choro: "Choro is played on a board of 4×8 holes.",
+    },
   },
   heads: {
     label: "Heads",
@@ -91,7 +96,9 @@ function selected() {
 function drawGames() {
   const box = $("#games");
   box.textContent = "";
-  const last = setting("game", "tsoro");
+  // /?game=nsolo (the rules pages' Play button) picks that game; else the last one played.
+  const asked = new URLSearchParams(location.search).get("game");
+  const last = presets.some((p) => p.ruleset === asked) ? asked : setting("game", "tsoro");
   presets.forEach((p) => {
     const id = `game-${p.ruleset}`;
     box.appendChild(h("label", { class: "choice", for: id },
@@ -115,6 +122,7 @@ function drawOptions() {
   if (p.description) box.appendChild(h("p", { class: "small muted" }, p.description));
   (p.options || []).forEach((o) => {
     const words = OPTION_WORDS[o.key] || { label: o.key, help: o.allowed };
+    const help = (words.games && words.games[familyOf(gameOf(p.ruleset))]) || words.help;
     const id = `opt-${o.key}`;
     const values = allowedValues(o, p);
     const sel = h("select", { id, name: o.key, "data-default": o.default, "aria-describedby": `${id}-help`, onchange: showRuleset });
@@ -126,7 +134,7 @@ function drawOptions() {
     box.appendChild(h("div", { class: "option" },
       h("label", { for: id }, words.label),
       sel,
-      h("div", { class: "help", id: `${id}-help` }, words.help)));
+      h("div", { class: "help", id: `${id}-help` }, help)));
   });
   showRuleset();
 }

@@ -48,6 +48,11 @@ export class Player {
     this.go(Math.max(0, Math.min(ply, this.length())));
   }
 
+  /** firstToMove is the side of the replay's first turn: its start's side to move. */
+  firstToMove() {
+    return this.data ? this.positionAt(0).toMove : "S";
+  }
+
   positionAt(k) {
     return parsePosition(k === 0 ? this.data.start : this.data.actions[k - 1].position);
   }
@@ -133,6 +138,7 @@ export class Player {
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
       text = `${sideName(a.by)} ${a.action}: ${describeEvents(a.events || []) || "no stones move"}.`;
+      if (!a.turn_end && a.pending) text += ` Mid-turn: ${sideName(a.by)} must ${a.pending}.`;
     }
     const extra = this.opts.caption ? this.opts.caption(this.ply, this.ply > 0 ? this.data.actions[this.ply - 1] : null) : "";
     this.caption.textContent = "";

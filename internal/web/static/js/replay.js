@@ -28,14 +28,26 @@ async function setup() {
   function changed(ply) {
     if (!data) return;
     history.replaceState(null, "", `${location.pathname}?ply=${ply}`);
-    renderMoves($("#moves"), player.turns.map((t) => t.actions), player.turnIndex(ply), (i) => {
-      const t = player.turns[i];
-      player.go(t.first + t.actions.length);
+    renderMoves($("#moves"), player.turns.map((t) => t.actions), {
+      current: player.turnIndex(ply),
+      first: player.firstToMove(),
+      href: (i) => `?ply=${player.turns[i].first + player.turns[i].actions.length}`,
+      onPick: (i) => {
+        const t = player.turns[i];
+        player.go(t.first + t.actions.length);
+      },
     });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;
-    $("#position-link").href = `/position?ruleset=${encodeURIComponent(data.ruleset)}&pos=${encodeURIComponent(pos)}`;
     // A new game may start where a turn starts, unless nobody can move there.
     const turnStart = ply === 0 || data.actions[ply - 1].turn_end;
+    // The notation holds turn starts only: a mid-turn position is opened
+    // with the game and ply, so that the viewer shows the decision due.
+    const q = new URLSearchParams({ ruleset: data.ruleset, pos });
+    if (!turnStart) {
+      q.set("game", id);
+      q.set("ply", String(ply));
+    }
+    $("#position-link").href = `/position?${q}`;
     const stuck = ply === data.actions.length && data.reason === "no legal action";
     const play = $("#play-link");
     if (turnStart && !stuck) {

@@ -85,10 +85,14 @@ export function givenName(p) {
   return p.name;
 }
 
-/** playerText names a seat: "AI level 3", "Player", or a given name. */
-export function playerText(p) {
-  if (!p) return "Open seat";
-  if (p.kind === "ai") return `AI · level ${p.level}`;
+/**
+ * playerText names a seat: "Computer · level 3", a given name, "Player", or
+ * "open seat" for a human seat nobody has taken yet (seated false).
+ */
+export function playerText(p, seated = true) {
+  if (!p) return "open seat";
+  if (p.kind === "ai") return `Computer · level ${p.level}`;
+  if (seated === false) return "open seat";
   return givenName(p) || "Player";
 }
 
