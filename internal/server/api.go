@@ -72,23 +72,13 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	req.Client = peerHost(r)
+	req.Client = clientAddr(r) // the client whose games share the AI fairly with the others' (app.CreateRequest)
 	out, err := s.svc.Create(r.Context(), req)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, out)
-}
-
-// peerHost is the host of r's TCP peer (RemoteAddr without the port): the
-// client whose games share the AI fairly with the others' (app.CreateRequest).
-func peerHost(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
