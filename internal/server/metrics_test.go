@@ -98,14 +98,3 @@ func TestMetricsToken(t *testing.T) {
 		t.Errorf("metrics with the token: %d %.80s", resp.StatusCode, data)
 	}
 }
-
-// TestClientAddr: the client of a game is its creator's address without the
-// port (so one client's connections count as one), an IPv6 address by its
-// /64, as for the rate limits.
-func TestClientAddr(t *testing.T) {
-	for addr, want := range map[string]string{"192.0.2.1:5555": "192.0.2.1", "[2001:db8::1]:80": "2001:db8::/64", "pipe": "pipe"} {
-		if got := clientAddr(&http.Request{RemoteAddr: addr}); got != want {
-			t.Errorf("clientAddr(%q) = %q, want %q", addr, got, want)
-		}
-	}
-}
