@@ -83,3 +83,21 @@ func ParseAction(s string) (Action, error) {
 func actionSyntax(s string) error {
 	return fmt.Errorf("mancala: %q is not an action; actions are a hole (a3), a hole sown clockwise (a3cw), stop, or a pick (xd5)", s)
 }
+
+// MarshalText writes the action in notation, for encoding/json and the like.
+func (a Action) MarshalText() ([]byte, error) {
+	if a.Kind() < KindHole || a.Kind() > KindTake {
+		return nil, fmt.Errorf("mancala: %s cannot be written in notation", a)
+	}
+	return []byte(a.String()), nil
+}
+
+// UnmarshalText reads an action in notation, as ParseAction.
+func (a *Action) UnmarshalText(text []byte) error {
+	v, err := ParseAction(string(text))
+	if err != nil {
+		return err
+	}
+	*a = v
+	return nil
+}

@@ -119,3 +119,21 @@ func isInner(p Player, i, n int) bool { return (i >= n) == (p == South) }
 // Loop positions of the other player relate simply: the hole in the same
 // column and the same role (inner or outer) is at mirror(i) = 2n-1-i, and the
 // other player's outer hole opposite an inner hole i is at the same index i.
+
+// MarshalText writes the hole's name, such as "a3".
+func (h Hole) MarshalText() ([]byte, error) {
+	if h.Col() < 1 || h.Col() > 36 {
+		return nil, fmt.Errorf("mancala: hole(%d) has no name", uint8(h))
+	}
+	return []byte(h.String()), nil
+}
+
+// UnmarshalText reads a hole's name, as ParseHole.
+func (h *Hole) UnmarshalText(text []byte) error {
+	v, err := ParseHole(string(text))
+	if err != nil {
+		return err
+	}
+	*h = v
+	return nil
+}

@@ -138,10 +138,33 @@ func Default(g Game) Ruleset {
 
 // option describes one ruleset option of a game, for parsing, printing and help.
 type option struct {
-	key     string
-	allowed string // human description of the allowed values
-	get     func(Ruleset) string
-	set     func(*Ruleset, string) error
+	key      string
+	allowed  string   // human description of the allowed values
+	values   []string // the allowed values, when they are names (nil for numbers)
+	min, max int      // the allowed numbers, when they are numbers
+	get      func(Ruleset) string
+	set      func(*Ruleset, string) error
+}
+
+// OptionInfo describes one option of a game as values, for forms and help:
+// its key, its allowed values (names, or whole numbers from Min to Max) and
+// its default.
+type OptionInfo struct {
+	Key      string
+	Allowed  string   // the allowed values for people: "yes or no", "a whole number from 6 to 21"
+	Values   []string // the allowed values when they are names; nil when they are numbers
+	Min, Max int      // the allowed numbers when Values is nil
+	Default  string
+}
+
+// Options describes the options of g, in their canonical order.
+func Options(g Game) []OptionInfo {
+	def := Default(g)
+	var out []OptionInfo
+	for _, o := range options(g) {
+		out = append(out, OptionInfo{Key: o.key, Allowed: o.allowed, Values: o.values, Min: o.min, Max: o.max, Default: o.get(def)})
+	}
+	return out
 }
 
 func intOption(key string, lo, hi int, field func(*Ruleset) *int) option {
@@ -149,6 +172,8 @@ func intOption(key string, lo, hi int, field func(*Ruleset) *int) option {
 	return option{
 		key:     key,
 		allowed: allowed,
+		min:     lo,
+		max:     hi,
 		get:     func(r Ruleset) string { return strconv.Itoa(*field(&r)) },
 		set: func(r *Ruleset, v string) error {
 			n, err := strconv.Atoi(v)
@@ -174,6 +199,7 @@ func sizeOption(g Game) option {
 var headsOption = option{
 	key:     "heads",
 	allowed: "one of none, right2, left2, ends, right1, choose",
+	values:  headsNames[:],
 	get:     func(r Ruleset) string { return r.Heads.String() },
 	set: func(r *Ruleset, v string) error {
 		for i, name := range headsNames {
@@ -191,6 +217,7 @@ func boolOption(key string, field func(*Ruleset) *bool) option {
 	return option{
 		key:     key,
 		allowed: "yes or no",
+		values:  []string{"yes", "no"},
 		get: func(r Ruleset) string {
 			if *field(&r) {
 				return "yes"
@@ -220,6 +247,7 @@ func enumOption[T ~uint8](key string, names []string, field func(*Ruleset) *T) o
 	return option{
 		key:     key,
 		allowed: allowed,
+		values:  names,
 		get:     func(r Ruleset) string { return names[*field(&r)] },
 		set: func(r *Ruleset, v string) error {
 			for i, name := range names {
@@ -413,10 +441,9 @@ func (r Ruleset) Full() string {
 // OptionHelp describes the options of g, one "key: allowed values (default d)"
 // line each, for help texts and the web app.
 func OptionHelp(g Game) []string {
-	def := Default(g)
 	var lines []string
-	for _, o := range options(g) {
-		lines = append(lines, fmt.Sprintf("%s: %s (default %s)", o.key, o.allowed, o.get(def)))
+	for _, o := range Options(g) {
+		lines = append(lines, fmt.Sprintf("%s: %s (default %s)", o.Key, o.Allowed, o.Default))
 	}
 	return lines
 }
@@ -428,4 +455,23 @@ func Presets() []Ruleset {
 		out = append(out, Default(g))
 	}
 	return out
+}
+
+// MarshalText writes the ruleset canonically, as String; an invalid ruleset
+// is refused.
+func (r Ruleset) MarshalText() ([]byte, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText reads a ruleset string, as ParseRuleset.
+func (r *Ruleset) UnmarshalText(text []byte) error {
+	v, err := ParseRuleset(string(text))
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"strings"
 )
 
 // MaxLaps is the most laps one turn may sow (RULES.md §2): the 1,000th lap is
@@ -350,7 +349,7 @@ func (s *State) next(i int) int {
 // that says why and lists the legal actions; the state is then unchanged.
 func (s *State) Apply(a Action) error {
 	if s.phase == phaseOver {
-		return fmt.Errorf("mancala: the game is over (%s); no action can be played", s.outcome.Result)
+		return &IllegalActionError{Action: a, Position: s.Position(), Over: true, Reason: fmt.Sprintf("the game is over (%s)", s.outcome.Result)}
 	}
 	h := a.Hole()
 	if a.Kind() != KindStop && !h.Valid(s.r.n) {
@@ -494,13 +493,7 @@ func (s *State) refuse(a Action, p Player, i int) string {
 }
 
 func (s *State) illegal(a Action, why string) error {
-	legal := s.Legal(nil)
-	names := make([]string, len(legal))
-	for i, l := range legal {
-		names[i] = l.String()
-	}
-	SortActionStrings(names)
-	return fmt.Errorf("mancala: illegal action %s: %s; legal actions are %s", a, why, strings.Join(names, " "))
+	return &IllegalActionError{Action: a, Position: s.Position(), Legal: s.Legal(nil), Reason: why}
 }
 
 // lift empties loop position o of player p for a lap, counts the lap, drops

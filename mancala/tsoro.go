@@ -3,7 +3,7 @@ package mancala
 import "math/bits"
 
 // The Tsoro family: tsoro, misoro-tsoro, musoro-tsoro and nsolo (RULES.md
-// §3.1–3.3). A turn sows from origin o and relays until the last stone lands
+// §3.1–3.3; Nsolo's own steps are in nsolo.go). A turn sows from origin o and relays until the last stone lands
 // in an empty hole, the player must choose at a head, or the lap limit ends it.
 
 // tsoroLaps sows from loop position o of the side to move and goes on relaying
@@ -74,35 +74,6 @@ func (s *State) picks(k int) {
 			if s.board[q][i] > 0 {
 				s.takeHole(q, i)
 			}
-		}
-	}
-	s.endTurn()
-}
-
-// removal asks for k more single-stone removals from the opponent's side
-// (Nsolo), doing the forced ones itself: all stones when k or fewer remain,
-// and every stone from the only occupied hole.
-func (s *State) removal(k int) {
-	r, q := s.r, s.side^1
-	if k > 0 {
-		if s.stones[q] <= k {
-			for i := 0; i < r.loop; i++ {
-				if s.board[q][i] > 0 {
-					s.takeHole(q, i)
-				}
-			}
-		} else {
-			only := -1
-			for i := 0; i < r.loop; i++ {
-				if s.board[q][i] > 0 {
-					if only >= 0 {
-						s.phase, s.pending = phaseRemove, k
-						return
-					}
-					only = i
-				}
-			}
-			s.removeStones(q, only, k)
 		}
 	}
 	s.endTurn()
