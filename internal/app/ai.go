@@ -51,8 +51,8 @@ func decisionTime(left time.Duration) time.Duration {
 	return max(left*4/5, minDecision)
 }
 
-// GreedyMover is the built-in Mover used until the search package's players
-// are plugged in: at level k it plays, with probability (k-1)/7, the action
+// GreedyMover is a simple, fast Mover (for tests and the fuzzers; the
+// service plays with Searchers): at level k it plays, with probability (k-1)/7, the action
 // that leaves it the most stones against the opponent after one action
 // (ties broken at random), and otherwise a random legal action.
 type GreedyMover struct {
@@ -146,8 +146,9 @@ func (p *Searchers) put(lp *search.LevelPlayer) {
 	p.mu.Unlock()
 }
 
-// Pool runs jobs (AI decisions) on a bounded number of workers with a
-// bounded queue, so a slow search never holds up other games or requests.
+// Pool runs jobs on a bounded number of workers with a bounded queue (the
+// service's checks of games the AI may have left waiting; the AI's turns
+// run on the scheduler, sched.go).
 type Pool struct {
 	jobs   chan func(context.Context)
 	ctx    context.Context
