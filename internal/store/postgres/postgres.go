@@ -85,13 +85,15 @@ func (s *Store) Close() error {
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // migrate applies the embedded migrations not yet applied, in one
-// transaction under an advisory lock, in the order of their numbers.
+// transaction under an advisory lock, in the order of their numbers. It
+// has the deadline of ctx only: a migration may take long on a large
+// database.
 func (s *Store) migrate(ctx context.Context) error {
 	ms, err := storeutil.Migrations(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	return s.tx(ctx, func(tx pgx.Tx) error {
+	return s.runTx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
 			return fmt.Errorf("postgres: lock for migrations: %w", err)
 		}
@@ -121,7 +123,7 @@ func (s *Store) migrate(ctx context.Context) error {
 // as it is, in a transaction it commits (a read-only server, such as a
 // standby, refuses it).
 func (s *Store) CheckWrite(ctx context.Context) error {
-	err := s.tx(ctx, func(tx pgx.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE schema_migrations SET applied = applied WHERE version = (SELECT max(version) FROM schema_migrations)`)
 		return err
 	})
@@ -131,14 +133,32 @@ func (s *Store) CheckWrite(ctx context.Context) error {
 	return nil
 }
 
-// tx runs f in a transaction, committing if f succeeds.
-func (s *Store) tx(ctx context.Context, f func(pgx.Tx) error) error {
+// writeTimeout bounds every write, its wait for a connection included:
+// a write not committed by then is rolled back (the service stores its
+// actions with a context that has no deadline of its own).
+const writeTimeout = 10 * time.Second
+
+// rollbackTimeout bounds the rollback of a failed transaction.
+const rollbackTimeout = 5 * time.Second
+
+// tx runs f in a transaction, committing if f succeeds, within
+// writeTimeout; f must use the context it is given.
+func (s *Store) tx(ctx context.Context, f func(context.Context, pgx.Tx) error) error {
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
+	return s.runTx(ctx, f)
+}
+
+// runTx runs f in a transaction, committing if f succeeds.
+func (s *Store) runTx(ctx context.Context, f func(context.Context, pgx.Tx) error) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: begin: %w", err)
 	}
-	if err := f(tx); err != nil {
-		tx.Rollback(context.WithoutCancel(ctx))
+	if err := f(ctx, tx); err != nil {
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), rollbackTimeout)
+		tx.Rollback(rctx)
+		rcancel()
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {
@@ -157,7 +177,7 @@ func isUniqueViolation(err error) bool {
 
 // CreateGame implements app.Store.
 func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
-	return s.tx(ctx, func(tx pgx.Tx) error { return createGame(ctx, tx, g) })
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error { return createGame(ctx, tx, g) })
 }
 
 // createGame inserts g with its seats and actions in tx.
@@ -295,7 +315,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 
 // AddSeat implements app.Store.
 func (s *Store) AddSeat(ctx context.Context, id string, st app.Seat) error {
-	return s.tx(ctx, func(tx pgx.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := lockGame(ctx, tx, id); err != nil {
 			return err
 		}
@@ -338,6 +358,8 @@ SELECT id, $2, $3, $4, $8 FROM bumped`
 // AppendAction implements app.Store in one statement (one round trip, see
 // appendAction); only when it appends nothing does it look at why.
 func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
 	tag, err := s.pool.Exec(ctx, appendAction, id, m.Ply, m.Action, m.Side.String(), turns, result, reason, m.At)
 	if isUniqueViolation(err) {
 		return app.Errorf(app.EConflict, "stale ply %d: game %s has that ply already", m.Ply, id)
@@ -366,7 +388,7 @@ func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns i
 
 // Finish implements app.Store.
 func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason string) error {
-	return s.tx(ctx, func(tx pgx.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		st, err := lockGame(ctx, tx, id)
 		if err != nil {
 			return err
@@ -383,7 +405,7 @@ func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason
 // RenamePlayer implements app.Store.
 func (s *Store) RenamePlayer(ctx context.Context, id string, side mancala.Player, from, name string) (string, error) {
 	var got string
-	err := s.tx(ctx, func(tx pgx.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		var players []byte
 		err := tx.QueryRow(ctx, `SELECT players FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&players)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -415,7 +437,7 @@ func inviteColumn(side mancala.Player) string {
 
 // TakeInvite implements app.Store.
 func (s *Store) TakeInvite(ctx context.Context, id string, invite []byte, st app.Seat) error {
-	return s.tx(ctx, func(tx pgx.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		var stored []byte
 		var once, taken string
 		err := tx.QueryRow(ctx, `SELECT `+inviteColumn(st.Side)+`, invite_once, invite_taken FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&stored, &once, &taken)
@@ -445,7 +467,7 @@ func (s *Store) TakeInvite(ctx context.Context, id string, invite []byte, st app
 
 // NewInvite implements app.Store.
 func (s *Store) NewInvite(ctx context.Context, id string, side mancala.Player, invite []byte) error {
-	return s.tx(ctx, func(tx pgx.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		var once, taken string
 		err := tx.QueryRow(ctx, `SELECT invite_once, invite_taken FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&once, &taken)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -468,7 +490,7 @@ func (s *Store) NewInvite(ctx context.Context, id string, side mancala.Player, i
 // the rematch is stored, so a concurrent call waits and finds the link.
 func (s *Store) CreateRematch(ctx context.Context, id string, g *app.Game) (string, error) {
 	var out string
-	err := s.tx(ctx, func(tx pgx.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		var had string
 		err := tx.QueryRow(ctx, `SELECT rematch FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&had)
 		if errors.Is(err, pgx.ErrNoRows) {

@@ -114,7 +114,7 @@ func (s *Store) Close() error {
 // CheckWrite implements app.Store: it rewrites the newest migration's row
 // as it is, through the writer, and waits for the commit.
 func (s *Store) CheckWrite(ctx context.Context) error {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE schema_migrations SET applied = applied WHERE version = (SELECT max(version) FROM schema_migrations)`)
 		return err
 	})
@@ -125,7 +125,9 @@ func (s *Store) CheckWrite(ctx context.Context) error {
 }
 
 // migrate applies the embedded migrations not yet applied (read and
-// ordered by storeutil.Migrations), each in a transaction.
+// ordered by storeutil.Migrations), each in a transaction of its own, run
+// directly rather than by the writer (no write is queued yet at Open), with
+// the deadline of ctx only: a migration may take long on a large database.
 func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("sqlite: create schema_migrations: %w", err)
@@ -135,21 +137,31 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, m := range ms {
-		if err := s.tx(ctx, func(tx *sql.Tx) error {
-			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil || n > 0 {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, m.Body); err != nil {
-				return fmt.Errorf("sqlite: migration %s: %w", m.Name, err)
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES (?, ?)`, m.Version, time.Now().UnixMicro())
-			return err
-		}); err != nil {
+		if err := s.migrateOne(ctx, m); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// migrateOne applies migration m unless it has been applied.
+func (s *Store) migrateOne(ctx context.Context, m storeutil.Migration) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: migration %s: begin: %w", m.Name, err)
+	}
+	defer tx.Rollback() // after a commit, does nothing
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, m.Body); err != nil {
+		return fmt.Errorf("sqlite: migration %s: %w", m.Name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied) VALUES (?, ?)`, m.Version, time.Now().UnixMicro()); err != nil {
+		return fmt.Errorf("sqlite: migration %s: %w", m.Name, err)
+	}
+	return tx.Commit()
 }
 
 func micros(t time.Time) int64 { return t.UnixMicro() }
@@ -160,7 +172,7 @@ func notFound(id string) error { return app.Errorf(app.ENotFound, "no game %q", 
 
 // CreateGame implements app.Store.
 func (s *Store) CreateGame(ctx context.Context, g *app.Game) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return s.createGame(ctx, tx, g) })
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error { return s.createGame(ctx, tx, g) })
 }
 
 // createGame inserts g with its seats and actions in tx.
@@ -246,16 +258,23 @@ func scanGame(row scanner, withHeaders bool) (*app.Game, error) {
 	return &g, nil
 }
 
-// Game implements app.Store.
+// Game implements app.Store. It reads the game, its seats and its actions
+// in one read transaction (deferred: it takes no write lock), so the three
+// agree: in WAL mode, its reads see the database as of the first.
 func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
-	g, err := scanGame(s.stmts[qGame].QueryRowContext(ctx, id), true)
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: game %s: begin: %w", id, err)
+	}
+	defer tx.Rollback() // it only read
+	g, err := scanGame(s.txStmt(ctx, tx, qGame).QueryRowContext(ctx, id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: game %s: %w", id, err)
 	}
-	rows, err := s.stmts[qSeats].QueryContext(ctx, id)
+	rows, err := s.txStmt(ctx, tx, qSeats).QueryContext(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seats of %s: %w", id, err)
 	}
@@ -274,7 +293,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = s.stmts[qActions].QueryContext(ctx, id)
+	rows, err = s.txStmt(ctx, tx, qActions).QueryContext(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: actions of %s: %w", id, err)
 	}
@@ -294,7 +313,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 
 // AddSeat implements app.Store.
 func (s *Store) AddSeat(ctx context.Context, id string, st app.Seat) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := s.gameState(ctx, tx, id); err != nil {
 			return err
 		}
@@ -321,7 +340,7 @@ func (s *Store) gameState(ctx context.Context, tx *sql.Tx, id string) (state, er
 
 // AppendAction implements app.Store.
 func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		st, err := s.gameState(ctx, tx, id)
 		if err != nil {
 			return err
@@ -340,7 +359,7 @@ func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns i
 
 // Finish implements app.Store.
 func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason string) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		st, err := s.gameState(ctx, tx, id)
 		if err != nil {
 			return err
@@ -357,7 +376,7 @@ func (s *Store) Finish(ctx context.Context, id string, plies int, result, reason
 // RenamePlayer implements app.Store.
 func (s *Store) RenamePlayer(ctx context.Context, id string, side mancala.Player, from, name string) (string, error) {
 	var got string
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var players string
 		err := tx.QueryRowContext(ctx, `SELECT players FROM games WHERE id = ?`, id).Scan(&players)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -389,7 +408,7 @@ func inviteColumn(side mancala.Player) string {
 
 // TakeInvite implements app.Store.
 func (s *Store) TakeInvite(ctx context.Context, id string, invite []byte, st app.Seat) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var stored []byte
 		var once, taken string
 		err := tx.QueryRowContext(ctx, `SELECT `+inviteColumn(st.Side)+`, invite_once, invite_taken FROM games WHERE id = ?`, id).Scan(&stored, &once, &taken)
@@ -419,7 +438,7 @@ func (s *Store) TakeInvite(ctx context.Context, id string, invite []byte, st app
 
 // NewInvite implements app.Store.
 func (s *Store) NewInvite(ctx context.Context, id string, side mancala.Player, invite []byte) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var once, taken string
 		err := tx.QueryRowContext(ctx, `SELECT invite_once, invite_taken FROM games WHERE id = ?`, id).Scan(&once, &taken)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -441,7 +460,7 @@ func (s *Store) NewInvite(ctx context.Context, id string, side mancala.Player, i
 // CreateRematch implements app.Store.
 func (s *Store) CreateRematch(ctx context.Context, id string, g *app.Game) (string, error) {
 	var out string
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var had string
 		err := tx.QueryRowContext(ctx, `SELECT rematch FROM games WHERE id = ?`, id).Scan(&had)
 		if errors.Is(err, sql.ErrNoRows) {

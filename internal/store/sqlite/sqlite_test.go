@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"matombo/internal/app"
 	"matombo/internal/store/storetest"
 	"matombo/internal/store/storeutil"
+	"matombo/mancala"
 )
 
 func TestStore(t *testing.T) {
@@ -180,4 +184,148 @@ func TestMigrateCutsHeaders(t *testing.T) {
 	}
 	defer s.Close()
 	storetest.CheckCutHeaders(t, s, "many")
+}
+
+// TestCancelInsideBusyGroup: callers that go away while their writes run
+// inside a group of writes roll back nothing of the others' writes. The
+// writer is held while the group queues: 20 small games; a job whose one
+// statement runs for a while, its caller going away during it (a context
+// cancelled during a statement would interrupt it, and SQLite would then
+// roll back the whole group); a game of 5,000 actions whose caller goes
+// away while it is written; 20 small games. Then the group runs. (The
+// slow job is one INSERT of 20,000 actions: an interrupted INSERT rolls
+// back its whole transaction.)
+func TestCancelInsideBusyGroup(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "cancel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	held, release := make(chan struct{}), make(chan struct{})
+	go s.tx(ctx, holdWriter(held, release))
+	<-held
+	small := func(id string) *app.Game {
+		return &app.Game{ID: id, Ruleset: "nsolo", Mode: app.ModeLocal, Result: "*"}
+	}
+	var wg sync.WaitGroup
+	errs := make(map[string]error)
+	var mu sync.Mutex
+	create := func(ctx context.Context, g *app.Game) {
+		wg.Go(func() {
+			err := s.CreateGame(ctx, g)
+			mu.Lock()
+			errs[g.ID] = err
+			mu.Unlock()
+		})
+	}
+	queued := func(n int) {
+		for len(s.jobs) < n {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for i := range 20 {
+		create(ctx, small(fmt.Sprintf("before%02d", i)))
+	}
+	queued(20)
+
+	slowCtx, slowCancel := context.WithCancel(ctx)
+	slowRunning, slowDone := make(chan struct{}), make(chan struct{})
+	var slowErr error
+	var slowTook time.Duration
+	wg.Go(func() {
+		slowErr = s.tx(slowCtx, func(ctx context.Context, tx *sql.Tx) error {
+			close(slowRunning)
+			start := time.Now()
+			defer func() { slowTook = time.Since(start); close(slowDone) }()
+			if err := s.createGame(ctx, tx, small("slow")); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO actions (game_id, ply, action, side, created)
+				WITH RECURSIVE c(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM c WHERE x < 19999) SELECT 'slow', x, 'a1', 'S', 0 FROM c`)
+			return err
+		})
+	})
+	go func() {
+		<-slowRunning
+		time.Sleep(2 * time.Millisecond)
+		slowCancel()
+	}()
+	queued(21)
+
+	big := small("big")
+	for p := range 5_000 {
+		big.Actions = append(big.Actions, app.Move{Ply: p, Action: "a1", Side: mancala.Player(p % 2), At: time.Now()})
+	}
+	bigCtx, bigCancel := context.WithCancel(ctx)
+	create(bigCtx, big)
+	queued(22)
+	for i := range 20 {
+		create(ctx, small(fmt.Sprintf("after%02d", i)))
+	}
+	queued(42)
+	go func() {
+		<-slowDone // the big game's write comes next
+		time.Sleep(10 * time.Millisecond)
+		bigCancel()
+	}()
+	start := time.Now()
+	close(release)
+	wg.Wait()
+	t.Logf("the group took %v; the slow statement %v, its caller gone after 2 ms: %v; the big game's write: %v", time.Since(start), slowTook, slowErr, errs["big"])
+	if slowErr != nil {
+		t.Errorf("the slow job, whose caller went away while it ran, failed: %v", slowErr)
+	} else if g, err := s.Game(ctx, "slow"); err != nil || len(g.Actions) != 20_000 {
+		t.Errorf("the slow job's game is not stored whole: %v", err)
+	}
+	for id, err := range errs {
+		_, got := s.Game(ctx, id)
+		switch {
+		case id != "big" && err != nil:
+			t.Errorf("game %s, whose caller stayed, was refused: %v", id, err)
+		case err == nil && got != nil:
+			t.Errorf("game %s was acknowledged but is not stored: %v", id, got)
+		case err != nil && got == nil:
+			t.Errorf("game %s was refused (%v) but is stored", id, err)
+		}
+	}
+}
+
+// TestWriteDeadline: a write that cannot start by its caller's deadline
+// (the writer is held) is not run, and says so.
+func TestWriteDeadline(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "deadline.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	held, release := make(chan struct{}), make(chan struct{})
+	go s.tx(ctx, holdWriter(held, release))
+	<-held
+	dctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error)
+	go func() {
+		done <- s.CreateGame(dctx, &app.Game{ID: "late", Ruleset: "nsolo", Mode: app.ModeLocal, Result: "*"})
+	}()
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	err = <-done
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "did not start by its deadline") {
+		t.Errorf("a write past its deadline: %v", err)
+	}
+	if _, err := s.Game(ctx, "late"); app.ErrorCode(err) != app.ENotFound {
+		t.Errorf("a write past its deadline was stored: %v", err)
+	}
+}
+
+// holdWriter returns a write job that holds the writer: it closes held
+// when it runs, then waits for release.
+func holdWriter(held, release chan struct{}) func(context.Context, *sql.Tx) error {
+	return func(context.Context, *sql.Tx) error {
+		close(held)
+		<-release
+		return nil
+	}
 }

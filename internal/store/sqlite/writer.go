@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Writing transactions go through one writer goroutine that commits them
@@ -18,15 +19,30 @@ import (
 // rolled back alone), and commits once: the busier the server, the larger
 // the groups, and no job waits for more than the group before it. A job's
 // caller returns only after the commit that holds its changes.
+//
+// The group's transaction belongs to no one caller: a job runs with the
+// group's context, not its caller's, since a context cancelled while a
+// statement runs interrupts it (sqlite3_interrupt), and SQLite then rolls
+// back the whole transaction, every job of the group with it. A caller
+// that goes away (or whose deadline passes) before its job starts has
+// nothing written; once its job has started, the job completes with the
+// group. Deadlines bound both waits: a job not started within writeTimeout
+// of its call (or by its caller's deadline) is not run, and a group's
+// transaction has writeTimeout to commit, after which all of it is rolled
+// back and every job of the group told so.
 
 // maxGroup bounds the jobs of one transaction.
 const maxGroup = 256
 
+// writeTimeout bounds a write's wait for its group to start, and each
+// group's transaction.
+const writeTimeout = 10 * time.Second
+
 // writeJob is one transaction's worth of work: f's changes are kept if f
-// returns nil and the group commits.
+// returns nil and the group commits. f runs with the group's context.
 type writeJob struct {
-	ctx  context.Context
-	f    func(*sql.Tx) error
+	ctx  context.Context // the caller's, with the start deadline: a job whose ctx is done before it starts is not run
+	f    func(context.Context, *sql.Tx) error
 	done chan error // receives the job's outcome, once
 }
 
@@ -49,13 +65,19 @@ func (s *Store) stopWriter() {
 }
 
 // tx runs f in a transaction, committed with the writer's current group,
-// and returns f's error or the commit's.
-func (s *Store) tx(ctx context.Context, f func(*sql.Tx) error) error {
+// and returns f's error or the commit's. f gets the group's context, which
+// its caller cannot cancel: f must use it, not ctx. A write not started
+// by ctx's deadline, or within writeTimeout, is not run.
+func (s *Store) tx(ctx context.Context, f func(context.Context, *sql.Tx) error) error {
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
 	j := &writeJob{ctx: ctx, f: f, done: make(chan error, 1)}
 	select {
 	case s.jobs <- j:
 	case <-s.quit:
 		return errClosed
+	case <-ctx.Done():
+		return notStarted(ctx)
 	}
 	select {
 	case err := <-j.done:
@@ -115,16 +137,17 @@ func (s *Store) commitGroup(group []*writeJob) {
 		}
 	}
 	// The transaction belongs to no one request: a caller that goes away
-	// must not roll back the others' work.
-	ctx := context.Background()
+	// must not roll back the others' work (see the top of this file).
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		fail(fmt.Errorf("sqlite: begin: %w", err))
 		return
 	}
 	for i, j := range group {
-		if err := j.ctx.Err(); err != nil {
-			outcomes[i] = err
+		if j.ctx.Err() != nil {
+			outcomes[i] = notStarted(j.ctx)
 			continue
 		}
 		if _, err := tx.ExecContext(ctx, `SAVEPOINT job`); err != nil {
@@ -132,7 +155,7 @@ func (s *Store) commitGroup(group []*writeJob) {
 			fail(fmt.Errorf("sqlite: savepoint: %w", err))
 			return
 		}
-		outcomes[i] = j.f(tx)
+		outcomes[i] = j.f(ctx, tx)
 		if outcomes[i] != nil {
 			if _, err := tx.ExecContext(ctx, `ROLLBACK TO job`); err != nil {
 				tx.Rollback()
@@ -147,10 +170,18 @@ func (s *Store) commitGroup(group []*writeJob) {
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		fail(fmt.Errorf("sqlite: commit: %w", err))
+		fail(fmt.Errorf("sqlite: commit (the writes of the group are rolled back): %w", err))
 		return
 	}
 	for i, j := range group {
 		j.done <- outcomes[i]
 	}
+}
+
+// notStarted is the outcome of a write whose ctx ended before it started.
+func notStarted(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("sqlite: the write did not start by its deadline (at most %v); nothing was written: %w", writeTimeout, ctx.Err())
+	}
+	return fmt.Errorf("sqlite: the caller went away before the write started; nothing was written: %w", ctx.Err())
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -28,6 +29,8 @@ func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
 		{"AppendChecksPly", testAppendChecksPly},
 		{"ConcurrentAppend", testConcurrentAppend},
 		{"ManyGamesAtOnce", testManyGamesAtOnce},
+		{"CancelledWrites", testCancelledWrites},
+		{"ReadIsConsistent", testReadIsConsistent},
 		{"Finish", testFinish},
 		{"Seats", testSeats},
 		{"RenamePlayer", testRenamePlayer},
@@ -617,5 +620,85 @@ func CheckCutHeaders(t *testing.T, s app.Store, id string) {
 	if !slices.Equal(g.Headers, want) {
 		t.Errorf("after the migration, %d headers (first %v, last %v); want the %d of %v",
 			len(g.Headers), g.Headers[:min(2, len(g.Headers))], g.Headers[max(0, len(g.Headers)-1):], len(want), want)
+	}
+}
+
+// testCancelledWrites creates many games at once, a third of them by
+// callers that go away at random moments: every write whose caller stayed
+// succeeds, every acknowledged write is stored, and every game stored is
+// whole. A caller that goes away may lose its own write, never another's.
+func testCancelledWrites(t *testing.T, s app.Store) {
+	const n, plies = 240, 40
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			ctx := context.Background()
+			if i%3 == 0 {
+				c, cancel := context.WithTimeout(ctx, time.Duration(rand.IntN(4000))*time.Microsecond)
+				defer cancel()
+				ctx = c
+			}
+			g := newGame(fmt.Sprintf("c%03d", i), base)
+			for p := range plies {
+				g.Actions = append(g.Actions, move(p, "a1", mancala.Player(p%2)))
+			}
+			errs[i] = s.CreateGame(ctx, g)
+		})
+	}
+	wg.Wait()
+	cancelled := 0
+	for i := range n {
+		g, err := s.Game(context.Background(), fmt.Sprintf("c%03d", i))
+		switch {
+		case i%3 != 0 && errs[i] != nil:
+			t.Errorf("game %d, whose caller stayed, was refused: %v", i, errs[i])
+		case errs[i] == nil && err != nil:
+			t.Errorf("game %d was acknowledged but is not stored: %v", i, err)
+		case err == nil && len(g.Actions) != plies:
+			t.Errorf("game %d is stored with %d actions of %d", i, len(g.Actions), plies)
+		}
+		if errs[i] != nil {
+			cancelled++
+		}
+	}
+	t.Logf("%d of %d writes refused after their callers went away", cancelled, (n+2)/3)
+}
+
+// testReadIsConsistent reads a game while actions are appended to it: each
+// read sees the game row, the seats and the actions of one moment (the
+// turn count stored with each action equals the actions read).
+func testReadIsConsistent(t *testing.T, s app.Store) {
+	ctx := context.Background()
+	mustCreate(t, s, newGame("g", base))
+	const plies = 300
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for p := range plies {
+			if err := s.AppendAction(ctx, "g", move(p, "a1", mancala.Player(p%2)), p+1, "*", ""); err != nil {
+				t.Errorf("append %d: %v", p, err)
+				return
+			}
+		}
+	}()
+	reads, torn := 0, 0
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		g := mustGet(t, s, "g")
+		reads++
+		if len(g.Actions) != g.Turns {
+			torn++
+			if torn <= 3 {
+				t.Errorf("a read saw %d turns in the game row but %d actions", g.Turns, len(g.Actions))
+			}
+		}
+	}
+	if torn > 0 {
+		t.Errorf("%d of %d reads were torn", torn, reads)
 	}
 }
