@@ -31,10 +31,6 @@ func (g Game) String() string {
 	return gameNames[g]
 }
 
-// tsoroFamily reports whether g is played by the Tsoro rules (Nsolo included:
-// it shares moves, relays and the singles rule).
-func (g Game) tsoroFamily() bool { return g != Choro }
-
 // Heads selects the heads (misoro) of the Tsoro games.
 type Heads uint8
 
