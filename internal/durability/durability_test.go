@@ -152,6 +152,9 @@ func call(method, url, token string, body any, out any) (int, error) {
 	if token != "" {
 		req.Header.Set("Authorization", "Seat "+token)
 	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return 0, err
