@@ -130,7 +130,6 @@ type worker struct {
 	st       *mancala.State
 	scratch  *mancala.State
 	legal    []mancala.Action
-	cand     []mancala.Action
 	path     []int32
 	playouts int
 }
