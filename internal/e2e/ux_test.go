@@ -327,3 +327,50 @@ func rulesLinksAndHelp(s *session) {
 		t.Errorf("the import box's own example: %s", e)
 	}
 }
+
+// labReports: a lab run of level players that the time budget stops says
+// how many of the games asked it finished and why, with no empty figures
+// or charts; a run that finishes draws its charts, in dark colors in dark
+// mode.
+func labReports(s *session) {
+	t := s.t
+	ctx := s.tab("lab", desktopW, desktopH)
+	s.run(ctx, chromedp.Navigate(s.base+"/lab"))
+	s.waitJS(ctx, `document.querySelector('#player option[value="level:8"]')`, 10*time.Second)
+	s.run(ctx, chromedp.SetValue(chromedp.ID("#rulesets"), "tsoro"),
+		runJS(`(() => { const p = document.querySelector("#player"); p.value = "level:8"; p.dispatchEvent(new Event("change")); })()`),
+		chromedp.SetValue(chromedp.ID("#games"), "2"),
+		chromedp.Click(chromedp.ID("#run")))
+	s.waitJS(ctx, `!document.querySelector("#results").classList.contains("hidden") && !document.querySelector("#run").disabled`, 30*time.Second)
+	stopped := s.text(ctx, "#stopped")
+	if !strings.Contains(stopped, "Finished 0 of the 2 games asked") || !strings.Contains(stopped, "10 s") || !strings.Contains(stopped, "matombo lab tsoro --games 2 --player level:8") {
+		t.Errorf("the stopped run says %q", stopped)
+	}
+	if table := s.text(ctx, "#table tbody"); strings.Contains(table, "%") || !strings.Contains(table, "no game finished") {
+		t.Errorf("the table of a run without a finished game reads %q", table)
+	}
+	if js[bool](s, ctx, `!document.querySelector(".lab-plots").classList.contains("hidden") || document.querySelector(".lab-plot svg") !== null`) {
+		t.Error("charts shown for a run without a finished game")
+	}
+	s.shot(ctx, "desktop-lab-stopped")
+
+	// A run that finishes: no notice, two charts; dark mode repaints them.
+	s.run(ctx, chromedp.SetValue(chromedp.ID("#rulesets"), "tsoro size=8 bonus=0\ntsoro size=8 bonus=3"),
+		runJS(`(() => { const p = document.querySelector("#player"); p.value = "random"; p.dispatchEvent(new Event("change")); })()`),
+		chromedp.SetValue(chromedp.ID("#games"), "300"),
+		chromedp.Click(chromedp.ID("#run")))
+	s.waitJS(ctx, `document.querySelectorAll(".lab-plot svg").length === 2 && !document.querySelector("#run").disabled`, 30*time.Second)
+	if js[bool](s, ctx, `!document.querySelector("#stopped").classList.contains("hidden")`) {
+		t.Errorf("a finished run says %q", s.text(ctx, "#stopped"))
+	}
+	background := `getComputedStyle(document.querySelector('.lab-plot svg rect')).fill`
+	if light := js[string](s, ctx, background); light != "rgb(255, 255, 255)" {
+		t.Errorf("in light mode the chart's background is %s", light)
+	}
+	s.run(ctx, darkMode(true))
+	defer s.run(ctx, darkMode(false))
+	if dark := js[string](s, ctx, background); dark == "rgb(255, 255, 255)" {
+		t.Error("in dark mode the charts stay white")
+	}
+	s.shot(ctx, "desktop-lab-dark")
+}
