@@ -97,7 +97,19 @@ func WritePlots(dir string, rep *Report) ([]string, error) {
 // of WritePlots without extension.
 func SVGPlots(rep *Report) (map[string]string, error) {
 	out := make(map[string]string)
-	for _, ch := range charts(rep) {
+	// A ruleset without a finished game (a run stopped early) has nothing
+	// to draw: its empty histogram and 0–100% interval would only mislead.
+	played := *rep
+	played.Rulesets = nil
+	for _, s := range rep.Rulesets {
+		if s.Games > 0 {
+			played.Rulesets = append(played.Rulesets, s)
+		}
+	}
+	if len(played.Rulesets) == 0 {
+		return out, nil
+	}
+	for _, ch := range charts(&played) {
 		var b bytes.Buffer
 		if err := plot.WriteSVG(&b, ch.chart); err != nil {
 			return nil, fmt.Errorf("lab: cannot draw %s: %w", ch.name, err)

@@ -108,6 +108,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("MidTurnPosition", func(t *testing.T) { midTurnPosition(s.with(t)) })
 	t.Run("PromptsFollowBoard", func(t *testing.T) { promptsFollowBoard(s.with(t)) })
 	t.Run("RulesLinksAndHelp", func(t *testing.T) { rulesLinksAndHelp(s.with(t)) })
+	t.Run("LabReports", func(t *testing.T) { labReports(s.with(t)) })
+	t.Run("KeysAndClicks", func(t *testing.T) { keysAndClicks(s.with(t)) })
 }
 
 // playAgainstAI plays a whole game against the AI with clicks and keys.

@@ -37,12 +37,14 @@ function holeSeed(hole) {
 
 /**
  * Board draws a position and lets the player pick legal holes.
- * Options: label (accessible name), onPick(hole) when a legal hole is chosen.
+ * Options: label (accessible name), onPick(hole) when a legal hole is chosen,
+ * onRefuse(hole) when another one is.
  */
 export class Board {
   constructor(host, opts = {}) {
     this.host = host;
     this.onPick = opts.onPick || null;
+    this.onRefuse = opts.onRefuse || null; // a hole that is not legal was chosen
     this.label = opts.label || "Board";
     this.flipped = false;
     this.board = null; // {size, rows, heads}
@@ -221,7 +223,12 @@ export class Board {
   }
 
   pick(name) {
-    if (this.animating || !this.legal.has(name) || !this.onPick) return;
+    if (this.animating) return;
+    if (!this.legal.has(name)) {
+      if (this.onRefuse) this.onRefuse(name);
+      return;
+    }
+    if (!this.onPick) return;
     this.focusHole = name;
     this.onPick(name);
   }

@@ -3,7 +3,7 @@
 
 import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, describeEvents, familyOf, gameOf, plural, sideName, specialHoles } from "./geom.js";
+import { actionHole, countOf, describeEvents, familyOf, gameOf, owner, plural, sideName, specialHoles } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 
@@ -21,7 +21,7 @@ class GamePage {
     this.poller = null;
     this.takeToken();
     this.local = localSeats(id);
-    this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole) });
+    this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole), onRefuse: (hole) => this.refuse(hole) });
     this.speed = setting("speed", reducedMotion ? "instant" : "normal");
     const speedSel = $("#speed");
     speedSel.value = this.speed;
@@ -469,6 +469,16 @@ class GamePage {
     }
   }
 
+  // refuse says briefly why a hole that was clicked cannot be played.
+  refuse(hole) {
+    const v = this.view;
+    if (!v || this.hold) return;
+    const text = refusal(v, hole, this.canAct(v), !!(v.you || this.local));
+    if (!text) return;
+    toast(text);
+    this.announce(text);
+  }
+
   key(e) {
     if (!this.view || e.ctrlKey || e.metaKey || e.altKey) return;
     const tag = (e.target && e.target.tagName) || "";
@@ -478,6 +488,14 @@ class GamePage {
       return;
     }
     if (!this.canAct()) return;
+    // Arrow keys reach the board from anywhere on the page: the first
+    // press puts the focus on a highlighted hole, the next ones move it.
+    if (e.key.startsWith("Arrow") && !(e.target && e.target.closest && e.target.closest("#board svg"))) {
+      if (this.board.animating || this.hold) return;
+      e.preventDefault();
+      this.board.focusFirst();
+      return;
+    }
     const legal = this.view.legal || [];
     const k = e.key.toLowerCase();
     if (k === "h" && this.hintable()) {
@@ -567,6 +585,36 @@ class GamePage {
       toast(err.message);
     }
   }
+}
+
+/**
+ * refusal says why hole cannot be played in view v, in a few words ("b3 is
+ * empty", "d2 is North's hole…"); mayAct tells whether the viewer has the
+ * decision, seated whether the viewer plays at all.
+ */
+export function refusal(v, hole, mayAct, seated) {
+  if (v.status !== "playing") return "The game is over.";
+  const mover = sideName(v.to_move);
+  if (!mayAct) return seated ? `It is ${mover}'s turn.` : "You are watching: only the players move.";
+  const n = countOf(v.board, hole);
+  const mine = owner(hole) === v.to_move;
+  const opp = sideName(v.to_move === "S" ? "N" : "S");
+  switch (v.decision) {
+    case "setup":
+      if (!mine) return `${hole} is ${opp}'s hole: name a head in your own outer row.`;
+      return (hole[0] === "a" || hole[0] === "d") ? `${hole} cannot be named a head now.` : `${hole} is not in your outer row: name a head there.`;
+    case "pick":
+    case "remove":
+      if (mine) return `${hole} is your own hole: take from ${opp}'s side.`;
+      return n === 0 ? `${hole} is empty.` : `${hole} cannot be taken now.`;
+    case "head":
+    case "direction":
+      return `First answer the question below: ${v.pending}.`;
+  }
+  if (!mine) return `${hole} is ${opp}'s hole: sow from your own rows.`;
+  if (n === 0) return `${hole} is empty.`;
+  if (n === 1) return `${hole} holds a single stone: it cannot be sown now.`;
+  return `${hole} cannot be sown now: choose a highlighted hole.`;
 }
 
 /** keysHelp lists the keys of the game page that the game uses. */

@@ -14,6 +14,7 @@ async function setup() {
   let data;
   const player = new Player($("#player"), {
     label: "Replay board",
+    documentKeys: true,
     speed: () => speedSel.value,
     onChange: (ply) => changed(ply),
   });
