@@ -2,6 +2,7 @@ package mancala
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -751,12 +752,14 @@ func joinActions(as []Action) string {
 	return strings.Join(names, ",")
 }
 
+// joinSorted lists actions for people, in the order of SortActions.
 func joinSorted(as []Action) string {
+	as = slices.Clone(as)
+	SortActions(as)
 	names := make([]string, len(as))
 	for i, a := range as {
 		names[i] = a.String()
 	}
-	SortActionStrings(names)
 	return strings.Join(names, " ")
 }
 
