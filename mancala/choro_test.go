@@ -53,6 +53,9 @@ func TestChoroSimultaneousOpening(t *testing.T) {
 	wantPosition(t, before, choroStart+" S opening")
 	wantLegal(t, before, "a1 a2 a3 a4 a5 a6 a7 a8")
 	wantPosition(t, s, choroStart+" N opening") // the copy leaves s alone
+	if fresh := game(t, "choro", ""); before.Hash() != fresh.Hash() || before.Stats() != fresh.Stats() || !before.AtTurnStart() {
+		t.Fatalf("BeforeOpeningChoice: hash %x stats %+v, want the start's %x %+v at a turn start", before.Hash(), before.Stats(), fresh.Hash(), fresh.Stats())
+	}
 
 	// North chooses d3. Both lift (a4, d3: 2 each; steps count drops):
 	//  1: S a5 2→3          N d2 2→3
