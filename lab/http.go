@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"matombo/internal/jsonmsg"
@@ -166,7 +165,7 @@ func (h *handler) parseRequest(w http.ResponseWriter, r *http.Request) (Config, 
 	for _, text := range req.Rulesets {
 		rs, err := mancala.ParseRuleset(text)
 		if err != nil {
-			return Config{}, fmt.Errorf("lab: bad ruleset %q: %s", text, strings.TrimPrefix(err.Error(), "mancala: "))
+			return Config{}, fmt.Errorf("lab: bad ruleset %q: %s", text, mancala.Message(err))
 		}
 		cfg.Rulesets = append(cfg.Rulesets, rs)
 	}
