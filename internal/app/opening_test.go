@@ -187,3 +187,40 @@ func TestImportSuggestsTheOldReading(t *testing.T) {
 		t.Errorf("a bad tsoro record: %v, suggest %q", err, ErrorSuggestRuleset(err))
 	}
 }
+
+// TestRefreshKeepsTheOpeningSecret: the update that another instance's
+// change brings (Refresh) holds South's choice back as the acting
+// instance's does: no events, opening_hidden, the choice for South's seats
+// only.
+func TestRefreshKeepsTheOpeningSecret(t *testing.T) {
+	ctx := context.Background()
+	store := newMemStore()
+	svc := NewService(Config{Store: store, Mover: NewGreedyMover(1)})
+	defer svc.Close()
+	c, err := svc.Create(ctx, CreateRequest{Ruleset: "choro", Opponent: ModeFriend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Act(ctx, c.ID, c.Token, "a6", 0); err != nil {
+		t.Fatal(err)
+	}
+	var got []Update
+	other := NewService(Config{Store: store, Mover: NewGreedyMover(1)})
+	defer other.Close()
+	other.SetNotifier(notifierFunc(func(_ string, u Update) { got = append(got, u) }))
+	if err := other.Refresh(ctx, c.ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d updates", len(got))
+	}
+	u := got[0]
+	if len(u.Events) != 0 || !u.Game.OpeningHidden || len(u.Game.Turns) != 0 || strings.Contains(u.Game.Record, "a6") {
+		t.Errorf("refresh update: events %v, view %+v", u.Events, u.Game)
+	}
+	for you, want := range map[string]string{"S": "a6", "N": "", "": ""} {
+		if v := u.ViewFor(you); v.OpeningChoice != want || v.You != you {
+			t.Errorf("view for %q: opening_choice %q you %q, want %q", you, v.OpeningChoice, v.You, want)
+		}
+	}
+}
