@@ -29,6 +29,7 @@ type GameView struct {
 	Decision     string            `json:"decision"`
 	Turns        [][]string        `json:"turns"`
 	FirstToMove  string            `json:"first_to_move"` // the side of the first turn: the start position's side to move
+	Moves        []TurnView        `json:"moves"`         // the turns as the record writes them
 	Record       string            `json:"record"`
 	Result       string            `json:"result"`
 	Reason       string            `json:"reason"`
@@ -36,7 +37,14 @@ type GameView struct {
 	Seated       map[string]bool   `json:"seated"` // whether a side has a human seat (a friend has joined)
 	Rematch      string            `json:"rematch"`
 	Thinking     bool              `json:"thinking"` // the AI has the decision
-	You          string            `json:"you"`
+	// OpeningHidden: South's choice of the simultaneous Choro opening is
+	// made and held secret until North has chosen (see docs/API.md): the
+	// view leaves it out.
+	OpeningHidden bool `json:"opening_hidden"`
+	// OpeningChoice is South's secret choice, in the view of a seat allowed
+	// to see it only (played.choiceFor).
+	OpeningChoice string `json:"opening_choice,omitempty"`
+	You           string `json:"you"`
 }
 
 // Board is the board of a view: each row's counts from column 1, and the
@@ -55,15 +63,36 @@ type EventView struct {
 	Clockwise bool   `json:"clockwise"`
 	Action    string `json:"action"`
 	By        string `json:"by"`
+	Step      int    `json:"step,omitempty"` // the lockstep step of the simultaneous Choro opening, from 1; 0 elsewhere
 }
 
-func eventViews(evs []mancala.Event, a mancala.Action, by mancala.Player) []EventView {
+// eventViews returns the views of the events evs of action a by side by.
+// The events of the simultaneous Choro opening (North's choice, which sows
+// both openings) belong to the side whose opening they are in: South's to
+// South and its choice south.
+func eventViews(evs []mancala.Event, a mancala.Action, by mancala.Player, south mancala.Action) []EventView {
 	out := make([]EventView, len(evs))
 	for i, e := range evs {
+		act, side := a, by
+		if e.Step > 0 && eventSide(e) == mancala.South {
+			act, side = south, mancala.South
+		}
 		out[i] = EventView{Kind: e.Kind.String(), From: e.From.String(), To: e.To.String(),
-			Stones: e.Stones, Clockwise: e.Clockwise, Action: a.String(), By: by.String()}
+			Stones: e.Stones, Clockwise: e.Clockwise, Action: act.String(), By: side.String(), Step: e.Step}
 	}
 	return out
+}
+
+// eventSide returns the side whose action made e: the sower of a lap, the
+// capturer of a capture (into its lap's origin, or off the opponent's side).
+func eventSide(e mancala.Event) mancala.Player {
+	switch e.Kind {
+	case mancala.EventMove, mancala.EventLapLimit:
+		return e.To.Row().Owner()
+	case mancala.EventTake:
+		return e.From.Row().Owner().Other()
+	}
+	return e.From.Row().Owner()
 }
 
 // titles names the games for people.
@@ -100,6 +129,8 @@ func decisionOf(s *mancala.State) string {
 		return "over"
 	case s.InSetup():
 		return "setup"
+	case s.InSimultaneousOpening():
+		return "opening"
 	case s.AtTurnStart():
 		return "start"
 	case strings.HasPrefix(p, "relay"):
@@ -156,7 +187,7 @@ func PositionView(ruleset, position string) (*GameView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &GameView{Turns: [][]string{}, Players: map[string]Player{}, Seated: map[string]bool{}}
+	v := &GameView{Turns: [][]string{}, Moves: []TurnView{}, Players: map[string]Player{}, Seated: map[string]bool{}}
 	positionView(v, s)
 	return v, nil
 }
@@ -266,7 +297,10 @@ func (p *played) view(you string) *GameView {
 	} else {
 		v.Status = "playing"
 	}
-	rec := p.rec.Record()
+	rec, hidden := p.record()
+	v.OpeningHidden = hidden != ""
+	v.OpeningChoice = p.choiceFor(you)
+	v.Moves = turnViews(rec)
 	v.FirstToMove = firstToMove(rec.Position)
 	v.Turns = make([][]string, len(rec.Turns))
 	for i, t := range rec.Turns {

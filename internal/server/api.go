@@ -225,7 +225,7 @@ func (s *Server) handleImport(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	id, err := s.svc.Import(r.Context(), string(body))
+	id, err := s.svc.ImportAs(r.Context(), string(body), r.URL.Query().Get("ruleset"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -363,7 +363,7 @@ func TestPositionViewer(t *testing.T) {
 		t.Fatalf("position view %+v", v)
 	}
 	e.call("GET", "/api/position?ruleset=choro", "", nil, 200, &v)
-	if v.Decision != "start" || v.Stones["S"] != 32 {
+	if v.Decision != "opening" || v.Stones["S"] != 32 || v.Position != "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S opening" {
 		t.Fatalf("choro start %+v", v)
 	}
 	status, data := e.do("GET", "/api/position?ruleset=tsoro&pos=1,2,3", "", nil)
