@@ -153,16 +153,22 @@ export function describeEvents(events) {
   return out.join("; ");
 }
 
-/** groupTurns splits a flat list of actions with "by" into turns (consecutive actions of one side). */
+/**
+ * groupTurns splits a flat list of actions with "by" into turns: after each
+ * action with turn_end (the replay format), else when the side changes. The
+ * simultaneous Choro opening is one turn of both sides (by of its first).
+ */
 export function groupTurns(actions) {
   const turns = [];
   let cur = null;
+  const ends = actions.some((a) => a.turn_end !== undefined);
   actions.forEach((a, i) => {
-    if (!cur || cur.by !== a.by) {
+    if (!cur || (ends ? cur.ended : cur.by !== a.by)) {
       cur = { by: a.by, actions: [], first: i };
       turns.push(cur);
     }
     cur.actions.push(a.action);
+    cur.ended = !!a.turn_end;
   });
   return turns;
 }
