@@ -30,8 +30,8 @@ async function setup() {
     history.replaceState(null, "", `${location.pathname}?ply=${ply}`);
     renderMoves($("#moves"), player.turns.map((t) => t.actions), player.turnIndex(ply), (i) => {
       const t = player.turns[i];
-      player.go(t.first + t.actions.length);
-    });
+      if (t) player.go(t.first + t.actions.length);
+    }, { moves: data.moves });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;
     $("#position-link").href = `/position?ruleset=${encodeURIComponent(data.ruleset)}&pos=${encodeURIComponent(pos)}`;
     // A new game may start where a turn starts, unless nobody can move there.
