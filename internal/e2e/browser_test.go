@@ -295,7 +295,12 @@ type gameView struct {
 	Result   string     `json:"result"`
 	Position string     `json:"position"`
 	Turns    [][]string `json:"turns"`
-	Board    struct {
+	Moves    []struct {
+		Number int    `json:"number"`
+		Side   string `json:"side"`
+		Text   string `json:"text"`
+	} `json:"moves"`
+	Board struct {
 		Rows map[string][]int `json:"rows"`
 	} `json:"board"`
 	You string `json:"you"`

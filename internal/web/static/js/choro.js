@@ -85,7 +85,7 @@ export function directionChoices(legal, turn = [], events = []) {
   }
   if (others.length) {
     for (const a of others) choices.push({ action: a, label: `Sow ${a} instead`, key: null, other: true });
-    parts.push(`sow another hole of yours anticlockwise instead (${others.join(", ")})`);
+    parts.push("sow another hole of yours anticlockwise instead");
   }
   let text;
   if (x) {

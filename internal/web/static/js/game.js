@@ -399,7 +399,9 @@ class GamePage {
         if (legal.includes("stop")) buttons.push(this.button("Stop", "stop", "S"));
       }
     }
-    box.append(h("div", { class: "text" }, h("b", {}, text), v.pending ? h("div", { class: "muted small" }, v.pending) : null), ...buttons);
+    // A Choro mid-turn prompt already names every choice the server's pending line lists.
+    const pending = v.decision === "direction" ? "" : v.pending;
+    box.append(h("div", { class: "text" }, h("b", {}, text), pending ? h("div", { class: "muted small" }, pending) : null), ...buttons);
   }
 
   button(label, action, key) {

@@ -76,6 +76,8 @@ function allowedValues(opt, preset) {
   const one = /one of ([\w\s,-]+)/.exec(opt.allowed || "");
   if (one) return one[1].split(",").map((s) => s.trim()).filter(Boolean);
   if (/yes or no/.test(opt.allowed || "")) return ["no", "yes"];
+  const two = /^([\w-]+) or ([\w-]+)$/.exec(opt.allowed || ""); // "simultaneous or sequential"
+  if (two) return [two[1], two[2]];
   const first = /^(\w+)/.exec(opt.allowed || "");
   return first ? [first[1]] : [String(opt.default ?? "")];
 }

@@ -30,7 +30,7 @@ const WORDS = {
 // opening's two hidden choices).
 const STEP_WORDS = {
   opening: (step) => (step.by === "S" ? `South chooses ${step.action} and keeps it hidden.` : `North chooses ${step.action}; both openings are sown together.`),
-};};
+};
 
 async function setup() {
   const game = document.body.dataset.game;
