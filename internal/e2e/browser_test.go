@@ -294,6 +294,8 @@ type gameView struct {
 	Legal    []string   `json:"legal"`
 	Result   string     `json:"result"`
 	Position string     `json:"position"`
+	Ruleset  string     `json:"ruleset"`
+	Record   string     `json:"record"`
 	Turns    [][]string `json:"turns"`
 	Moves    []struct {
 		Number int    `json:"number"`

@@ -282,3 +282,40 @@ func (s *session) checkButtons(ctx context.Context, v gameView) {
 		s.t.Fatalf("the prompt offers %v, the server allows %v", got, want)
 	}
 }
+
+// choroImportOld imports a record of the old Choro (the DLP's reading)
+// under a plain choro header: the server refuses it with a suggested
+// ruleset, and the import box's one-click retry imports it under that.
+func choroImportOld(s *session) {
+	t := s.t
+	const dlp = "choro opening=sequential cw=any leave=no"
+	_, v := s.playLocal(dlp, 12)
+	old := strings.Replace(v.Record, `[Ruleset "`+dlp+`"]`, `[Ruleset "choro"]`, 1)
+	if old == v.Record {
+		t.Fatalf("the record has no Ruleset header to rewrite: %q", v.Record)
+	}
+	ctx := s.tab("choro-import", desktopW, desktopH)
+	s.run(ctx, chromedp.Navigate(s.base+"/archive"),
+		chromedp.WaitVisible(chromedp.ID("#record")),
+		chromedp.SetValue(chromedp.ID("#record"), old),
+		chromedp.Click(chromedp.CSS(`#import button[type="submit"]`)))
+	s.waitJS(ctx, `!!document.querySelector("#import-as")`, 10*time.Second)
+	if msg := s.text(ctx, "#import-error"); !strings.Contains(msg, "DLP reading") || !strings.Contains(msg, dlp) {
+		t.Fatalf("the import box says %q", msg)
+	}
+	if label := s.text(ctx, "#import-as"); label != "Import as the DLP reading" {
+		t.Fatalf("the retry button says %q", label)
+	}
+	s.shot(ctx, "desktop-import-dlp")
+	s.run(ctx, chromedp.Click(chromedp.ID("#import-as")))
+	s.waitJS(ctx, `document.querySelector("#import-done a")`, 10*time.Second)
+	if done := s.text(ctx, "#import-done"); !strings.Contains(done, "Imported as "+dlp) {
+		t.Fatalf("after the retry the import box says %q", done)
+	}
+	href := js[string](s, ctx, `document.querySelector("#import-done a").getAttribute("href")`)
+	id := strings.TrimPrefix(href, "/replay/")
+	got := s.serverView(id)
+	if got.Ruleset != dlp || got.Ply != v.Ply || got.Position != v.Position {
+		t.Fatalf("the imported game: %q at ply %d, %q; the record's game: %q at ply %d, %q", got.Ruleset, got.Ply, got.Position, dlp, v.Ply, v.Position)
+	}
+}

@@ -104,6 +104,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("ChoroOpeningFriends", func(t *testing.T) { choroOpeningFriends(s.with(t)) })
 	t.Run("ChoroPassDevice", func(t *testing.T) { choroPassDevice(s.with(t)) })
 	t.Run("ChoroLeave", func(t *testing.T) { choroLeave(s.with(t)) })
+	t.Run("ChoroImportOld", func(t *testing.T) { choroImportOld(s.with(t)) })
 	t.Run("NsoloRemoval", func(t *testing.T) { nsoloRemoval(s.with(t)) })
 	t.Run("OnlineGame", func(t *testing.T) { onlineGame(s.with(t)) })
 	t.Run("ReconnectCatchUp", func(t *testing.T) { reconnectCatchUp(s.with(t)) })

@@ -22,11 +22,10 @@ export function offerReading(box, err, retry) {
   const rs = err && err.suggestRuleset;
   if (!rs) return false;
   const label = rs === DLP_CHORO ? "Import as the DLP reading" : `Import as ${rs}`;
-  const btn = h("button", { type: "button", class: "btn small primary", id: "import-as", "data-ruleset": rs, onclick: () => {
+  const btn = h("button", { type: "button", class: "btn small primary", id: "import-as", "data-ruleset": rs, title: `Import it under ${rs}`, onclick: () => {
     btn.disabled = true;
     retry(rs);
   } }, label);
-  box.append(" ", h("span", { class: "reading-offer" },
-    "It plays under ", h("code", {}, rs), rs === DLP_CHORO ? ", the Choro of the Digital Ludeme Project (before Choro had options). " : ". ", btn));
+  box.append(h("br"), btn);
   return true;
 }
