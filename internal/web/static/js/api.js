@@ -1,11 +1,16 @@
 // The HTTP and WebSocket client of the matombo API (see the server's contract).
 
-/** ApiError carries the server's message, code and HTTP status. */
+/**
+ * ApiError carries the server's message, code and HTTP status, and the
+ * typed fields some errors add (suggest_ruleset: a record import that plays
+ * under another ruleset).
+ */
 export class ApiError extends Error {
-  constructor(message, code, status) {
+  constructor(message, code, status, fields = {}) {
     super(message);
     this.code = code;
     this.status = status;
+    this.suggestRuleset = (fields && typeof fields.suggest_ruleset === "string" && fields.suggest_ruleset) || "";
   }
 }
 
@@ -33,7 +38,7 @@ export async function request(method, path, { body = undefined, token = "", text
   const data = type.includes("json") ? await res.json().catch(() => null) : await res.text();
   if (!res.ok) {
     const msg = data && data.error ? data.error : `the server answered ${res.status}`;
-    throw new ApiError(msg, data && data.code ? data.code : "http", res.status);
+    throw new ApiError(msg, data && data.code ? data.code : "http", res.status, data && typeof data === "object" ? data : {});
   }
   return data;
 }

@@ -3,6 +3,7 @@
 // server's events (RULES.md §1: rows d, c, b, a from the top as South sees them).
 
 import { cloneBoard, countOf, parseHole, plural, sowPath } from "./geom.js";
+import { animateLockstep, isLockstep } from "./lockstep.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 64;
@@ -343,15 +344,24 @@ export class Board {
     this.refresh();
     let ok = true;
     try {
-      for (const e of events) {
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i];
         if (onStep) onStep(e);
-        if (!(await this.step(e, delay))) {
-          ok = false;
-          const d = document.body.dataset;
-          d.desync = String(Number(d.desync || 0) + 1);
-          console.warn("matombo: an event did not fit the board", e);
-          break;
+        if (isLockstep(e)) {
+          // A simultaneous Choro opening: its events are sown together.
+          let j = i;
+          while (j < events.length && isLockstep(events[j])) j++;
+          const run = events.slice(i, j);
+          i = j - 1;
+          if (await animateLockstep(this, run, delay)) continue;
+        } else if (await this.step(e, delay)) {
+          continue;
         }
+        ok = false;
+        const d = document.body.dataset;
+        d.desync = String(Number(d.desync || 0) + 1);
+        console.warn("matombo: an event did not fit the board", e);
+        break;
       }
     } finally {
       this.hand.classList.add("hidden");

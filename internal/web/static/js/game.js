@@ -4,7 +4,10 @@
 import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
 import { Board, SPEEDS } from "./board.js";
 import { actionHole, countOf, describeEvents, familyOf, gameOf, owner, plural, sideName, specialHoles } from "./geom.js";
+import { directionChoices, directionHint } from "./choro.js";
+import { describeLockstep, isLockstep } from "./lockstep.js";
 import { renderMoves } from "./movelist.js";
+import { PassScreen, emptyText, openingInfo, openingMoves, openingPrompt } from "./opening.js";
 import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -22,6 +25,11 @@ class GamePage {
     this.takeToken();
     this.local = localSeats(id);
     this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole), onRefuse: (hole) => this.refuse(hole) });
+    // Choro's simultaneous opening on one device: North says it holds the
+    // device (at the ply of South's choice) before the board shows again.
+    this.pass = new PassScreen($(".board-wrap"), () => this.passReady());
+    this.passedAt = -1;
+    this.lastEvents = [];
     this.speed = setting("speed", reducedMotion ? "instant" : "normal");
     const speedSel = $("#speed");
     speedSel.value = this.speed;
@@ -174,17 +182,21 @@ class GamePage {
     $("#skip").disabled = true;
     if (!ok) return false;
     const groups = [];
-    for (const e of events) {
+    // The simultaneous opening's events (both sides', interleaved) are told as one.
+    const lock = events.filter(isLockstep);
+    if (lock.length) groups.push({ action: "", by: "", both: true, events: lock });
+    for (const e of events.filter((x) => !isLockstep(x))) {
       const g = groups[groups.length - 1];
       if (g && g.action === e.action && g.by === e.by) g.events.push(e);
       else groups.push({ action: e.action, by: e.by, events: [e] });
     }
-    this.announce(groups.map((g) => `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`).join(" "));
+    this.announce(groups.map((g) => (g.both ? `Both openings: ${describeLockstep(g.events)}.` : `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`)).join(" "));
+    this.lastEvents = events;
     const first = events.find((e) => e.kind === "sow");
     const lastSow = [...events].reverse().find((e) => e.kind === "sow");
     const lastGroup = groups[groups.length - 1];
     const start = lastGroup && lastGroup.events.find((e) => e.kind === "sow");
-    this.lastMove = start ? { from: start.from, to: lastSow.to } : first ? { from: first.from, to: lastSow.to } : null;
+    this.lastMove = lastGroup && lastGroup.both ? null : start ? { from: start.from, to: lastSow.to } : first ? { from: first.from, to: lastSow.to } : null;
     return true;
   }
 
@@ -209,18 +221,30 @@ class GamePage {
     document.body.dataset.ply = String(view.ply); // the ply shown (the browser tests read it)
     this.choosing = null;
     if (!events || !events.length) {
-      if (!prev || prev.ply !== view.ply) this.lastMove = this.lastFromTurns(view);
+      if (!prev || prev.ply !== view.ply) {
+        this.lastMove = this.lastFromTurns(view);
+        this.lastEvents = [];
+      }
     }
+    // In the simultaneous opening nothing may show South's choice.
+    const op = openingInfo(view);
+    if (op) this.lastMove = null;
+    this.pass.show(!!(op && this.local && op.southChosen && this.passedAt !== view.ply));
     const act = this.canAct(view);
     const holes = act ? [...new Set((view.legal || []).map((a) => actionHole(a).hole).filter(Boolean))] : [];
     const b = view.board;
     this.board.set({ size: view.size || b.rows.a.length, rows: b.rows, heads: b.heads || [] }, holes, this.lastMove);
     const turns = view.turns || [];
-    // A turn of the list links to the replay at the end of that turn (a
-    // plain link: the same tab, or a new one when the reader asks for it).
+    // The server's move list (a6|d3 for the simultaneous opening); while
+    // South's opening choice is hidden, the page's own stand-in. A turn of
+    // the list links to the replay at the end of that turn (a plain link:
+    // the same tab, or a new one when the reader asks for it).
+    const moves = op ? openingMoves(view, op, !!this.local) : view.moves;
     renderMoves($("#moves"), turns, {
       first: view.first_to_move || "S",
-      href: (i) => `/replay/${encodeURIComponent(this.id)}?ply=${turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0)}`,
+      moves,
+      empty: op ? emptyText : undefined,
+      href: op ? null : (i) => `/replay/${encodeURIComponent(this.id)}?ply=${turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0)}`,
     });
     this.drawSeats();
     this.drawMode();
@@ -229,7 +253,7 @@ class GamePage {
     this.drawInvite();
     $("#resign").classList.toggle("hidden", !(view.status === "playing" && (view.you || this.local)));
     $("#hint").classList.toggle("hidden", !this.hintable(view));
-    $("#hint").disabled = !act;
+    $("#hint").disabled = !act || this.pass.shown;
     if (this.hinted) this.board.mark(this.hinted, "hint", false);
     this.hinted = null;
     $("#rematch").classList.toggle("hidden", !(view.status === "over" && (view.you || this.local)));
@@ -260,7 +284,7 @@ class GamePage {
       }
       const button = document.querySelector(`#prompt button[data-action="${res.action}"]`);
       if (button) button.classList.add("hinted");
-      const text = `Hint (level ${res.level}): ${hintWords(v.decision, res.action)}.`;
+      const text = `Hint (level ${res.level}): ${v.decision === "direction" ? directionHint(v.legal || [], (v.turns || []).slice(-1)[0] || [], res.action) : hintWords(v.decision, res.action)}.`;
       const box = $("#prompt");
       box.querySelector(".hint-line")?.remove();
       box.querySelector(".text")?.append(h("div", { class: "hint-line" }, text));
@@ -352,6 +376,13 @@ class GamePage {
         " and use Play from here to go on from its end."));
       return;
     }
+    const op = openingInfo(v);
+    if (op) {
+      const p = openingPrompt(v, op, { act: this.canAct(v), local: !!this.local, passing: this.pass.shown });
+      box.classList.toggle("active", p.active);
+      box.append(h("div", { class: "text" }, p.active ? h("b", {}, p.text) : p.text, p.sub ? h("div", { class: "muted small" }, p.sub) : null));
+      return;
+    }
     if (!this.canAct(v)) {
       let text = `${mover} to move.`;
       if (moverP && moverP.kind === "ai") text = `${mover} (${playerText(moverP)}) is thinking…`;
@@ -384,11 +415,15 @@ class GamePage {
         text = `${who}Capture! Now remove stones from ${opp}'s side, one at a time: choose a hole.`;
         break;
       case "direction": {
-        const cw = legal.find((a) => a.endsWith("cw"));
-        const hole = cw ? cw.slice(0, -2) : legal[0];
-        text = `${who}The next lap starts from ${hole}. Sow anticlockwise, or clockwise to capture?`;
-        if (legal.includes(hole)) buttons.push(this.button("Anticlockwise", hole, "Enter"));
-        if (cw) buttons.push(this.button("Clockwise", cw, "C"));
+        // Choro mid-turn: the pending hole either way, the leave switch, other holes.
+        const turns = v.turns || [];
+        const d = directionChoices(legal, turns[turns.length - 1] || [], this.lastEvents);
+        text = `${who}${d.text}`;
+        for (const c of d.choices) {
+          const b = this.button(c.label, c.action, c.key);
+          if (c.other) b.classList.remove("primary");
+          buttons.push(b);
+        }
         break;
       }
       default: {
@@ -397,7 +432,9 @@ class GamePage {
         if (legal.includes("stop")) buttons.push(this.button("Stop", "stop", "S"));
       }
     }
-    box.append(h("div", { class: "text" }, h("b", {}, text), v.pending ? h("div", { class: "muted small" }, v.pending) : null), ...buttons);
+    // A Choro mid-turn prompt already names every choice the server's pending line lists.
+    const pending = v.decision === "direction" ? "" : v.pending;
+    box.append(h("div", { class: "text" }, h("b", {}, text), pending ? h("div", { class: "muted small" }, pending) : null), ...buttons);
   }
 
   button(label, action, key) {
@@ -450,8 +487,18 @@ class GamePage {
     if (team) $("#team-url").value = new URL(team, location.origin).href;
   }
 
+  // passReady hides the pass-the-device screen: North holds the device.
+  passReady() {
+    this.passedAt = this.view ? this.view.ply : -1;
+    this.pass.show(false);
+    this.drawPrompt();
+    $("#hint").disabled = !this.canAct();
+    if (this.canAct()) this.board.focusFirst();
+  }
+
   // pickHole maps a chosen hole to its legal action(s).
   pickHole(hole) {
+    if (this.pass.shown) return;
     const legal = this.view.legal || [];
     const acts = legal.filter((a) => actionHole(a).hole === hole);
     if (acts.length === 1) {
@@ -487,7 +534,7 @@ class GamePage {
       this.board.skip();
       return;
     }
-    if (!this.canAct()) return;
+    if (!this.canAct() || this.pass.shown) return;
     // Arrow keys reach the board from anywhere on the page: the first
     // press puts the focus on a highlighted hole, the next ones move it.
     if (e.key.startsWith("Arrow") && !(e.target && e.target.closest && e.target.closest("#board svg"))) {
@@ -498,12 +545,20 @@ class GamePage {
     }
     const legal = this.view.legal || [];
     const k = e.key.toLowerCase();
+    const direction = this.view.decision === "direction" ? this.directionNow() : null;
     if (k === "h" && this.hintable()) {
       e.preventDefault();
       this.hint();
     } else if (k === "s" && legal.includes("stop")) {
       e.preventDefault();
       this.act("stop");
+    } else if (direction && (k === "c" || k === "l")) {
+      // Choro mid-turn: C sows the pending hole clockwise, L is the leave switch.
+      const c = direction.choices.find((x) => x.key === k.toUpperCase());
+      if (c) {
+        e.preventDefault();
+        this.act(c.action);
+      }
     } else if (k === "c") {
       const focus = this.choosing || this.board.focusHole;
       const cws = legal.filter((a) => a.endsWith("cw"));
@@ -521,9 +576,15 @@ class GamePage {
     }
   }
 
+  // directionNow names the choices of the current Choro mid-turn decision.
+  directionNow() {
+    const turns = this.view.turns || [];
+    return directionChoices(this.view.legal || [], turns[turns.length - 1] || [], this.lastEvents);
+  }
+
   async act(action) {
     const v = this.view;
-    if (!v || this.hold || this.board.animating || !(v.legal || []).includes(action)) return;
+    if (!v || this.hold || this.board.animating || this.pass.shown || !(v.legal || []).includes(action)) return;
     this.hold = true;
     this.drawBusy(`${sideName(v.to_move)} plays ${action}…`);
     const token = this.tokenFor(v.to_move);
@@ -653,6 +714,8 @@ function hintWords(decision, action) {
       return `remove a stone from ${hole}`;
     case "direction":
       return kind === "cw" ? "sow clockwise" : "sow anticlockwise";
+    case "opening":
+      return `open from ${hole}`;
   }
   if (kind === "stop") return "stop";
   return kind === "cw" ? `sow ${hole} clockwise` : `sow ${hole}`;

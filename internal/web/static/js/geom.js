@@ -154,20 +154,21 @@ export function describeEvents(events) {
 }
 
 /**
- * groupTurns splits a flat list of actions {action, by, turn_end} into turns
- * {by, actions, first}: a turn ends after an action with turn_end (where the
- * steps carry it) or where the side changes.
+ * groupTurns splits a flat list of actions with "by" into turns: after each
+ * action with turn_end (the replay format), else when the side changes. The
+ * simultaneous Choro opening is one turn of both sides (by of its first).
  */
 export function groupTurns(actions) {
   const turns = [];
   let cur = null;
+  const ends = actions.some((a) => a.turn_end !== undefined);
   actions.forEach((a, i) => {
-    if (!cur || cur.by !== a.by || cur.ended) {
-      cur = { by: a.by, actions: [], first: i, ended: false };
+    if (!cur || (ends ? cur.ended : cur.by !== a.by)) {
+      cur = { by: a.by, actions: [], first: i };
       turns.push(cur);
     }
     cur.actions.push(a.action);
-    if (a.turn_end) cur.ended = true;
+    cur.ended = !!a.turn_end;
   });
   return turns;
 }

@@ -2,6 +2,7 @@
 
 import { get, openCreated, post, setting, saveSetting } from "./api.js";
 import { Board } from "./board.js";
+import { OPTION_WORDS as CHORO_WORDS } from "./choro.js";
 import { familyOf, gameOf, sideName, specialHoles } from "./geom.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
@@ -41,10 +42,6 @@ const OPTION_WORDS = {
     label: "Extra whole holes",
     help: "0: after a capture you remove as many single stones as you captured. 1 to 3: instead you empty that many holes of your choice.",
   },
-  opening: {
-    label: "Opening",
-    help: "Each player's first turn sows from the outer row and may capture the opponent's outer holes, one player after the other.",
-  },
 };
 
 const LEVELS = [
@@ -65,7 +62,7 @@ const SUMMARIES = {
   "misoro-tsoro": "Tsoro on 4×8; each player names two heads first.",
   "musoro-tsoro": "Tsoro on 4×8 with one head of three stones.",
   nsolo: "Malawi and Zambia, 4×8 to 4×36. Capture, then remove as many.",
-  choro: "South Sudan, 4×8. Captures are sown on; clockwise from special holes.",
+  choro: "South Sudan, 4×8. Both open at once; captures are sown on; clockwise from special holes.",
 };
 
 let presets = [];
@@ -84,6 +81,8 @@ function allowedValues(opt, preset) {
   const one = /one of ([\w\s,-]+)/.exec(opt.allowed || "");
   if (one) return one[1].split(",").map((s) => s.trim()).filter(Boolean);
   if (/yes or no/.test(opt.allowed || "")) return ["no", "yes"];
+  const two = /^([\w-]+) or ([\w-]+)$/.exec(opt.allowed || ""); // "simultaneous or sequential"
+  if (two) return [two[1], two[2]];
   const first = /^(\w+)/.exec(opt.allowed || "");
   return first ? [first[1]] : [String(opt.default ?? "")];
 }
@@ -121,7 +120,7 @@ function drawOptions() {
   if (!p) return;
   if (p.description) box.appendChild(h("p", { class: "small muted" }, p.description));
   (p.options || []).forEach((o) => {
-    const words = OPTION_WORDS[o.key] || { label: o.key, help: o.allowed };
+    const words = (p.game === "choro" && CHORO_WORDS[o.key]) || OPTION_WORDS[o.key] || { label: o.key, help: o.allowed };
     const help = (words.games && words.games[familyOf(gameOf(p.ruleset))]) || words.help;
     const id = `opt-${o.key}`;
     const values = allowedValues(o, p);

@@ -4,7 +4,8 @@
 // and by the demo boards of the rules pages.
 
 import { Board, SPEEDS } from "./board.js";
-import { describeEvents, groupTurns, parsePosition, sideName, specialHoles } from "./geom.js";
+import { groupTurns, parsePosition, sideName, specialHoles } from "./geom.js";
+import { describeAny } from "./lockstep.js";
 import { h } from "./ui.js";
 
 /**
@@ -168,7 +169,7 @@ export class Player {
     let text = `The start: ${sideName(this.positionAt(0).toMove)} to move.`;
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
-      text = `${sideName(a.by)} ${a.action}: ${describeEvents(a.events || []) || "no stones move"}.`;
+      text = `${sideName(a.by)} ${a.action}: ${describeAny(a.events) || "no stones move"}.`;
       if (!a.turn_end && a.pending) text += ` Mid-turn: ${sideName(a.by)} must ${a.pending}.`;
     }
     const extra = this.opts.caption ? this.opts.caption(this.ply, this.ply > 0 ? this.data.actions[this.ply - 1] : null) : "";

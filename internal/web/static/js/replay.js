@@ -32,10 +32,11 @@ async function setup() {
     renderMoves($("#moves"), player.turns.map((t) => t.actions), {
       current: player.turnIndex(ply),
       first: player.firstToMove(),
-      href: (i) => `?ply=${player.turns[i].first + player.turns[i].actions.length}`,
+      moves: data.moves,
+      href: (i) => (player.turns[i] ? `?ply=${player.turns[i].first + player.turns[i].actions.length}` : "#"),
       onPick: (i) => {
         const t = player.turns[i];
-        player.go(t.first + t.actions.length);
+        if (t) player.go(t.first + t.actions.length);
       },
     });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;

@@ -18,10 +18,18 @@ const WORDS = {
     capture: "The last stone lands in an empty hole of South's inner row, and North's inner hole opposite has stones: they are captured. Then South removes the same number of stones from North's side, one at a time, from any holes.",
   },
   choro: {
-    opening: "In each player's first turn, sowing from the outer row, a lap that ends in an occupied outer hole captures the opponent's outer hole in the same column. The captured stones go into the hole the lap started from, which is sown next.",
+    opening: "Both players choose an outer hole at the same time, neither seeing the other's choice (on this site South chooses first, unseen, then North). Then both openings are sown together, one stone a step each. Until a player's stones reach their inner row, a lap that ends in an occupied hole captures the opponent's outer hole in the same column into the hole the lap started from, which is sown next: the two sides capture from each other as they go. The first player whose lap ends in an empty hole starts the main phase.",
     capture: "A lap ends in an occupied hole of the inner row while both opposite holes hold stones: it is in opposition. Both opposite holes are captured into the hole the lap started from, and those stones are sown again.",
-    clockwise: "The special holes (leftmost outer, second-from-left inner) may sow clockwise, but only when that lap ends in opposition and captures. Here South sows a1 clockwise to capture.",
+    clockwise: "The special holes (leftmost outer, second-from-left inner) may sow clockwise, but only when that lap ends in opposition and captures.",
+    again: "A turn that begins clockwise may go on clockwise: after each clockwise capture the captured stones may be sown clockwise again from the same hole, as long as that captures. Once a lap of the turn has gone anticlockwise, only one more clockwise lap is allowed (cw=first, Driberg's reading).",
+    leave: "After a clockwise capture the player may leave the captured stones where they are and sow the other special hole clockwise instead, if that captures too. Once stones have been left, the player may also sow any other hole of two or more anticlockwise instead of the captured stones (leave=yes, Driberg's reading).",
   },
+};
+
+// Words for a step of a scene, by scene and step (the simultaneous
+// opening's two hidden choices).
+const STEP_WORDS = {
+  opening: (step) => (step.by === "S" ? `South chooses ${step.action} and keeps it hidden.` : `North chooses ${step.action}; both openings are sown together.`),
 };
 
 async function setup() {
@@ -36,9 +44,15 @@ async function setup() {
     host.textContent = err.message;
     return;
   }
-  const player = new Player(host, { label: `${game} demo board`, speed: () => "slow" });
+  let scene = null;
+  const player = new Player(host, {
+    label: `${game} demo board`,
+    speed: () => "slow",
+    caption: (ply, step) => (step && scene && STEP_WORDS[scene.key] ? STEP_WORDS[scene.key](step) : ""),
+  });
   const show = (i) => {
     const sc = data.scenes[i];
+    scene = sc;
     tabs.querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-pressed", String(i === j)));
     words.textContent = (WORDS[game] || {})[sc.key] || "";
     player.load({ ruleset: data.ruleset, start: sc.start, actions: sc.actions }, 0);
