@@ -15,12 +15,12 @@ import (
 // simultaneous opening in the browser, against the computer, between two
 // browsers and on one device, and the leave switch of a mid-turn decision.
 
-// watchPrompt makes the page keep every text its prompt shows, in
+// watchPromptTexts makes the page keep every text its prompt shows, in
 // window.promptsSeen, so that a test can tell what was said even briefly.
-const watchPrompt = `(() => { window.promptsSeen = []; const p = document.querySelector("#prompt");
+const watchPromptTexts = `(() => { window.promptsSeen = []; const p = document.querySelector("#prompt");
 	new MutationObserver(() => window.promptsSeen.push(p.textContent)).observe(p, {childList: true, characterData: true, subtree: true}); })()`
 
-// sawPrompt reports whether the prompt showed text containing sub since watchPrompt.
+// sawPrompt reports whether the prompt showed text containing sub since watchPromptTexts.
 func (s *session) sawPrompt(ctx context.Context, sub string) bool {
 	return js[bool](s, ctx, fmt.Sprintf(`(window.promptsSeen || []).some(t => t.includes(%q))`, sub))
 }
@@ -81,7 +81,7 @@ func choroOpeningAI(s *session) {
 	if holes := s.legalHoles(ctx); strings.Join(holes, " ") != "a1 a2 a3 a4 a5 a6 a7 a8" {
 		t.Fatalf("South may open from %v", holes)
 	}
-	s.run(ctx, setSpeed("fast"), runJS(watchPrompt), clickHole("a6"))
+	s.run(ctx, setSpeed("fast"), runJS(watchPromptTexts), clickHole("a6"))
 	v := s.checkOpened(ctx, "against the computer, as South", id, "a6")
 	if !s.sawPrompt(ctx, "Waiting for your opponent's choice") {
 		t.Errorf("South was never told to wait for the computer's choice")
@@ -126,7 +126,7 @@ func choroOpeningFriends(s *session) {
 	s.waitJS(bob, `location.pathname === "/game/`+id+`" && document.querySelector("#conn").textContent === "live"`, 10*time.Second)
 	s.waitJS(alice, `document.querySelector("#conn").textContent === "live" && document.querySelector("#invite-text").textContent.includes("has joined")`, 10*time.Second)
 	for _, c := range []context.Context{alice, bob} {
-		s.run(c, setSpeed("fast"), runJS(watchPrompt))
+		s.run(c, setSpeed("fast"), runJS(watchPromptTexts))
 	}
 	// North waits for South's choice, South's seat waits for nobody.
 	s.waitJS(bob, `document.querySelector("#prompt").textContent.includes("Waiting for your opponent's choice")`, 10*time.Second)
