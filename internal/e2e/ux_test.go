@@ -57,8 +57,8 @@ func moveListNorthFirst(s *session) {
 			t.Fatalf("move list rows %q", rows)
 		}
 		north0, south1 := strings.Join(v.Turns[0], ","), strings.Join(v.Turns[1], ",")
-		if rows[0][0] != "1." || rows[0][1] != "" || rows[0][2] != north0 || rows[1][0] != "2." || rows[1][1] != south1 {
-			t.Errorf("move list %q; want [1. \"\" %s] [2. %s …]", rows, north0, south1)
+		if rows[0][0] != "1..." || rows[0][1] != "" || rows[0][2] != north0 || rows[1][0] != "2." || rows[1][1] != south1 {
+			t.Errorf("move list %q; want [1... \"\" %s] [2. %s …]", rows, north0, south1)
 		}
 	}
 	ctx := s.tab("north-first", desktopW, desktopH)
