@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// dlpChoro is Choro in the DLP's reading, the game whose first-player win
+// the solver proves in seconds.
+const dlpChoro = "choro opening=sequential cw=any leave=no"
+
 // solveJSON runs matombo solve with --json and decodes its report.
 func solveJSON(t *testing.T, args ...string) solveReport {
 	t.Helper()
@@ -23,9 +27,9 @@ func solveJSON(t *testing.T, args ...string) solveReport {
 }
 
 func TestSolveProvesAWin(t *testing.T) {
-	// After 1. a6 d2 of Choro, South has a win that the solver proves at
-	// a horizon of 9 decisions.
-	rep := solveJSON(t, "choro", "--moves", "a6 d2")
+	// After 1. a6 d2 of Choro in the DLP's reading, South has a win that
+	// the solver proves at a horizon of 9 decisions.
+	rep := solveJSON(t, dlpChoro, "--moves", "a6 d2")
 	if rep.Value != "win" || rep.Winner != "South" || rep.ToMove != "South" || rep.Depth != 9 {
 		t.Fatalf("report %+v, want a win for South at horizon 9", rep)
 	}
@@ -39,10 +43,10 @@ func TestSolveProvesAWin(t *testing.T) {
 		t.Errorf("the best action %s is not listed as a proven win: %+v", rep.Best, rep.Actions)
 	}
 	// The same with commas, and from the position those moves reach.
-	if again := solveJSON(t, "choro", "--moves", "a6,d2"); again.Best != rep.Best || again.Position != rep.Position {
+	if again := solveJSON(t, dlpChoro, "--moves", "a6,d2"); again.Best != rep.Best || again.Position != rep.Position {
 		t.Errorf("--moves with commas: %+v, want %+v", again, rep)
 	}
-	if from := solveJSON(t, "choro", "--position", rep.Position); from.Value != "win" || from.Best != rep.Best {
+	if from := solveJSON(t, dlpChoro, "--position", rep.Position); from.Value != "win" || from.Best != rep.Best {
 		t.Errorf("--position %s: %+v", rep.Position, from)
 	}
 }
@@ -80,12 +84,12 @@ func TestSolveLimitsStopIt(t *testing.T) {
 
 func TestSolveFromRecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "game.txt")
-	rec := "[Ruleset \"choro\"]\n[Result \"*\"]\n\n1. a6 d2 *\n"
+	rec := "[Ruleset \"" + dlpChoro + "\"]\n[Result \"*\"]\n\n1. a6 d2 *\n"
 	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep := solveJSON(t, "--record", path)
-	want := solveJSON(t, "choro", "--moves", "a6 d2")
+	want := solveJSON(t, dlpChoro, "--moves", "a6 d2")
 	if rep.Position != want.Position || rep.Value != want.Value || rep.Best != want.Best {
 		t.Errorf("from the record: %+v, want %+v", rep, want)
 	}
@@ -100,7 +104,7 @@ func TestSolveBadInput(t *testing.T) {
 		{[]string{"solve"}, exitUsage, "needs a ruleset"},
 		{[]string{"solve", "chess"}, exitUsage, "chess"},
 		{[]string{"solve", "choro", "tsoro"}, exitUsage, "takes one ruleset"},
-		{[]string{"solve", "choro", "--moves", "a6 d1"}, exitUsage, "illegal action d1"},
+		{[]string{"solve", dlpChoro, "--moves", "a6 d1"}, exitUsage, "illegal action d1"},
 		{[]string{"solve", "choro", "--moves", "zz"}, exitUsage, "--moves"},
 		{[]string{"solve", "choro", "--position", "1,2 S"}, exitUsage, "position"},
 		{[]string{"solve", "choro", "--position", "x", "--record", "y"}, exitUsage, "not both"},
