@@ -150,8 +150,8 @@ func TestSolverPlayerPlaysProvenWin(t *testing.T) {
 
 // TestChoroIsAFirstPlayerWin proves that Choro in the DLP's reading
 // (RULES.md §3.4: choro opening=sequential cw=any leave=no) is won by South: 1. a6 wins against every
-// defence within 13 decisions. The solver proves it (about 13 million nodes,
-// 5 s on the reference machine), and alpha-beta, a different search over the
+// defence within 13 decisions. The solver proves it (about 3 million nodes,
+// 3 to 6 s on the reference machine), and alpha-beta, a different search over the
 // same rules, finds the same forced win. docs/STRENGTH.md says what this
 // means for measuring strength on Choro.
 func TestChoroIsAFirstPlayerWin(t *testing.T) {

@@ -121,3 +121,57 @@ func TestSolveBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveSimultaneousOpening solves Driberg's Choro, whose start is the
+// simultaneous opening, within a small node limit: the report has the
+// matrix game's shape, mixes that sum to 1 and value bounds in order.
+func TestSolveSimultaneousOpening(t *testing.T) {
+	rep := solveJSON(t, "choro", "--nodes", "300000", "--table", "16")
+	sim := rep.Simultaneous
+	if sim == nil {
+		t.Fatalf("no simultaneous object: %+v", rep)
+	}
+	if len(sim.Joint) != 64 || len(rep.Actions) != 8 || rep.Nodes < 300000 {
+		t.Fatalf("%d joint openings, %d actions, %d nodes; want 64, 8 and the limit", len(sim.Joint), len(rep.Actions), rep.Nodes)
+	}
+	proven, pairs := 0, map[string]bool{}
+	for _, j := range sim.Joint {
+		if !strings.HasPrefix(j.South, "a") || !strings.HasPrefix(j.North, "d") || pairs[j.South+j.North] {
+			t.Errorf("joint opening %+v", j)
+		}
+		pairs[j.South+j.North] = true
+		switch j.Value {
+		case "win", "loss", "draw":
+			proven++
+		case "unknown":
+		default:
+			t.Errorf("joint opening %+v: value %q", j, j.Value)
+		}
+	}
+	if proven != sim.Proven || proven == 0 || proven == 64 {
+		t.Errorf("%d entries proven, the report says %d; a 300,000-node run proves some, not all", proven, sim.Proven)
+	}
+	for name, mix := range map[string]map[string]float64{"south": sim.SouthMix, "north": sim.NorthMix} {
+		sum := 0.0
+		for _, p := range mix {
+			if p < 0 || p > 1 {
+				t.Errorf("%s mix %v", name, mix)
+			}
+			sum += p
+		}
+		if len(mix) != 8 || sum < 1-1e-6 || sum > 1+1e-6 {
+			t.Errorf("%s mix %v: %d holes summing to %v, want 8 summing to 1", name, mix, len(mix), sum)
+		}
+	}
+	if !(0 <= sim.ValueLow && sim.ValueLow <= sim.ValueHigh && sim.ValueHigh <= 1) {
+		t.Errorf("value bounds %v..%v", sim.ValueLow, sim.ValueHigh)
+	}
+	if rep.Value != "unknown" && sim.ValueLow != sim.ValueHigh {
+		t.Errorf("value %q with bounds %v..%v", rep.Value, sim.ValueLow, sim.ValueHigh)
+	}
+	code, out, errOut := run(t, "", "solve", "choro", "--nodes", "20000", "--table", "16", "--progress")
+	if code != exitOK || !strings.Contains(out, "value for South of each joint opening") ||
+		!strings.Contains(out, "  a1   ") || !strings.Contains(out, "proven: ") || !strings.Contains(errOut, "horizon 1: ") {
+		t.Errorf("text: exit %d\n%s\nstderr %q", code, out, errOut)
+	}
+}
