@@ -1,7 +1,9 @@
 // The game page /game/{id}: board, animation, in-turn prompts, move list,
 // live updates over WebSocket, resign and rematch, invite link, spectators.
 
-import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
+import { ApiError, get, post } from "./http.js";
+import { LiveGame } from "./live.js";
+import { invite, localSeats, openCreated, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./storage.js";
 import { Board, SPEEDS } from "./board.js";
 import { actionHole, countOf, describeEvents, familyOf, gameOf, owner, plural, sideName, specialHoles } from "./geom.js";
 import { directionChoices, directionHint } from "./choro.js";

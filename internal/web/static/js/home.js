@@ -1,6 +1,7 @@
 // The home page: the new-game form and the lists of current and recent games.
 
-import { get, openCreated, post, setting, saveSetting } from "./api.js";
+import { get, post } from "./http.js";
+import { openCreated, setting, saveSetting } from "./storage.js";
 import { Board } from "./board.js";
 import { OPTION_WORDS as CHORO_WORDS } from "./choro.js";
 import { familyOf, gameOf, sideName, specialHoles } from "./geom.js";

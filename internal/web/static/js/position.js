@@ -4,7 +4,7 @@
 // with &game=ID&ply=K, and is shown as that game's decision at ply K (what
 // is due, what was played), never as a turn start.
 
-import { get } from "./api.js";
+import { get } from "./http.js";
 import { Board } from "./board.js";
 import { actionHole, plural, sideName, sortActions, specialHoles } from "./geom.js";
 import { $, copyText, h } from "./ui.js";
