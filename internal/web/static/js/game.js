@@ -604,7 +604,7 @@ class GamePage {
       toast(err.message);
     }
     this.hold = false;
-    if (res && res.game) this.enqueue(res.game, res.events || [], true);
+    if (res && res.game) this.enqueue(res.game, res.events, true);
     else {
       this.drawPrompt(); // refused: the same decision again
       $("#hint").disabled = !this.canAct();
@@ -617,9 +617,7 @@ class GamePage {
     try {
       const side = this.local ? this.view.to_move : this.view.you;
       const res = await post(`/api/games/${encodeURIComponent(this.id)}/resign`, {}, { token: this.tokenFor(side) });
-      // The server answers the game view (or {game: view}).
-      const view = res && res.game ? res.game : res;
-      if (view && view.board) this.enqueue(view, []);
+      if (res && res.game) this.enqueue(res.game, res.events);
       else this.refetch();
     } catch (err) {
       toast(err.message);

@@ -56,7 +56,7 @@ async function join() {
       saveSetting("name", given);
       status.textContent = `You play ${res.seat === "N" ? "North" : "South"}. Opening the game…`;
       form.classList.add("hidden");
-      openCreated({ id, token: res.token });
+      openCreated(res);
     } catch (err) {
       error.textContent = err.message;
       btn.disabled = false;

@@ -75,7 +75,10 @@ export function saveSetting(name, value) {
   if (s) s.setItem(`matombo.pref.${name}`, String(value));
 }
 
-/** openCreated stores the seats of a newly created (or joined) game and goes to it. */
+/**
+ * openCreated stores the seats of a newly created (or joined) game, given by
+ * the server's answer (id, token, tokens, invite, team_invite), and goes to it.
+ */
 export function openCreated(res) {
   if (!res || !res.id) throw new Error("the server did not return a game");
   if (res.token) saveSeat(res.id, res.token);
