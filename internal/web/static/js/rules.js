@@ -55,7 +55,7 @@ async function setup() {
     scene = sc;
     tabs.querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-pressed", String(i === j)));
     words.textContent = (WORDS[game] || {})[sc.key] || "";
-    player.load({ ruleset: data.ruleset, start: sc.start, actions: sc.actions }, 0);
+    player.load({ ruleset: data.ruleset, special_holes: data.special_holes, sides: data.sides, start: sc.start, actions: sc.actions }, 0);
   };
   data.scenes.forEach((sc, i) => {
     tabs.appendChild(h("button", { type: "button", class: "btn small", "aria-pressed": "false", "data-scene": sc.key, onclick: () => show(i) }, sc.title));
