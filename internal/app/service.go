@@ -1045,6 +1045,7 @@ type ReplayView struct {
 	Actions []ReplayStep      `json:"actions"`
 	Moves   []TurnView        `json:"moves"`                    // the turns as the record writes them
 	Hidden  bool              `json:"opening_hidden,omitempty"` // South's secret opening choice is left out
+	RuleFacts
 }
 
 // Header is one header line of an imported record, such as Event or Date.
@@ -1062,7 +1063,7 @@ func (s *Service) Replay(ctx context.Context, id string) (*ReplayView, error) {
 	}
 	g := p.g
 	v := &ReplayView{ID: g.ID, Ruleset: g.Ruleset, Result: g.Result, Reason: g.Reason,
-		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}}
+		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}, RuleFacts: RuleFactsOf(p.state())}
 	for _, t := range g.Headers {
 		v.Headers = append(v.Headers, Header{Key: t.Key, Value: t.Value})
 	}

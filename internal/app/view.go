@@ -45,6 +45,59 @@ type GameView struct {
 	// to see it only (played.choiceFor).
 	OpeningChoice string `json:"opening_choice,omitempty"`
 	You           string `json:"you"`
+	// PendingHole is the hole a mid-turn decision is about: the head of a
+	// "head" decision, the hole the next lap lifts in a "direction"
+	// decision; "" otherwise.
+	PendingHole string `json:"pending_hole"`
+	RuleFacts
+}
+
+// RuleFacts are the facts of a game's rules the pages draw and explain with,
+// so that no rule is written again in JavaScript (docs/API.md, "Rule
+// facts"): they come from the engine.
+type RuleFacts struct {
+	// SpecialHoles are Choro's special holes, which may be sown clockwise:
+	// South's then North's; [] in the other games.
+	SpecialHoles []string `json:"special_holes"`
+	// Sides are each side's rows and sowing loop, by "S" and "N".
+	Sides map[string]SideFacts `json:"sides"`
+	// SimultaneousOpening: the game opens with Choro's simultaneous opening
+	// (opening=simultaneous).
+	SimultaneousOpening bool `json:"simultaneous_opening"`
+}
+
+// SideFacts are one side's holes as its rules use them.
+type SideFacts struct {
+	Outer string `json:"outer"` // the letter of the side's outer row
+	Inner string `json:"inner"` // the letter of its inner row
+	// Loop is the side's holes in anticlockwise sowing order: a lap drops
+	// its stones into the holes after its origin, round and round; a
+	// clockwise lap runs it backwards. Laps never leave it.
+	Loop    []string `json:"loop"`
+	Special []string `json:"special"` // the side's Choro special holes; [] in the other games
+}
+
+// RuleFactsOf returns the rule facts of the game s plays.
+func RuleFactsOf(s *mancala.State) RuleFacts {
+	f := RuleFacts{SpecialHoles: []string{}, Sides: map[string]SideFacts{},
+		SimultaneousOpening: s.Ruleset().Game == mancala.Choro && s.Ruleset().Opening == mancala.OpeningSimultaneous}
+	for _, p := range []mancala.Player{mancala.South, mancala.North} {
+		sf := SideFacts{Loop: []string{}, Special: []string{}}
+		for _, h := range s.Loop(p) {
+			sf.Loop = append(sf.Loop, h.String())
+			if h.Row().Inner() {
+				sf.Inner = h.Row().String()
+			} else {
+				sf.Outer = h.Row().String()
+			}
+		}
+		for _, h := range s.SpecialHoles(p) {
+			sf.Special = append(sf.Special, h.String())
+		}
+		f.SpecialHoles = append(f.SpecialHoles, sf.Special...)
+		f.Sides[p.String()] = sf
+	}
+	return f
 }
 
 // Board is the board of a view: each row's counts from column 1, and the
@@ -170,6 +223,10 @@ func positionView(v *GameView, s *mancala.State) {
 	v.Legal = legalStrings(s)
 	v.Pending = s.Pending()
 	v.Decision = decisionOf(s)
+	if h := s.Decision().Hole; h != 0 {
+		v.PendingHole = h.String()
+	}
+	v.RuleFacts = RuleFactsOf(s)
 	v.FirstToMove = v.ToMove
 	if s.IsOver() {
 		v.Result = s.Outcome().Result.String()
@@ -294,6 +351,7 @@ func (p *played) view(you string) *GameView {
 		v.Decision = "over"
 		v.Legal = []string{}
 		v.Pending = ""
+		v.PendingHole = ""
 	} else {
 		v.Status = "playing"
 	}

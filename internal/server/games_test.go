@@ -88,8 +88,9 @@ func TestResignAndRematch(t *testing.T) {
 	status, data = e.do("POST", "/api/games/"+c.ID+"/resign", "", nil)
 	wantError(t, "resign without a seat", status, data, 403, app.EForbidden)
 
-	var v app.GameView
-	e.call("POST", "/api/games/"+c.ID+"/resign", j.Token, nil, 200, &v)
+	var a Answer
+	e.call("POST", "/api/games/"+c.ID+"/resign", j.Token, nil, 200, &a)
+	v := a.Game
 	if v.Result != "S" || v.Reason != "resigned" || v.Status != "over" || v.You != "N" || len(v.Legal) != 0 {
 		t.Fatalf("after North resigned: %+v", v)
 	}

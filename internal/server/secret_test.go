@@ -96,10 +96,29 @@ type transcript struct {
 	secrets []string
 }
 
+// choroFacts returns the JSON of Choro's rule facts as the views carry them:
+// the special holes and the sides.
+func choroFacts() []string {
+	st, err := mancala.NewGame(mancala.MustParseRuleset("choro"))
+	if err != nil {
+		panic(err)
+	}
+	f := app.RuleFactsOf(st)
+	special, _ := json.Marshal(f.SpecialHoles)
+	sides, _ := json.Marshal(f.Sides)
+	return []string{`"special_holes":` + string(special), `"sides":` + string(sides)}
+}
+
 var timeRE = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
 
 func (tr *transcript) add(label string, data []byte) {
 	s := string(data)
+	// The rule facts of Choro name every hole (its loops, its special
+	// holes) in every view, the same whatever anyone chose: exactly those
+	// are written as placeholders, so that a hole named anywhere else shows.
+	for _, f := range choroFacts() {
+		s = strings.ReplaceAll(s, f, "<rule facts>")
+	}
 	for i, x := range tr.secrets {
 		if x != "" {
 			s = strings.ReplaceAll(s, x, fmt.Sprintf("<secret%d>", i))

@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
+	"matombo/internal/app"
 	"matombo/mancala"
 )
 
@@ -48,9 +50,22 @@ type demoScene struct {
 	Actions []demoStep `json:"actions"`
 }
 
+// demoFile is a game's scenes with its rule facts, as the replay view has
+// them (the board draws the special holes and sows along the loops).
 type demoFile struct {
-	Ruleset string      `json:"ruleset"`
-	Scenes  []demoScene `json:"scenes"`
+	Ruleset string `json:"ruleset"`
+	app.RuleFacts
+	Scenes []demoScene `json:"scenes"`
+}
+
+// ruleFacts returns the rule facts of ruleset, as the views give them.
+func ruleFacts(t *testing.T, ruleset string) app.RuleFacts {
+	t.Helper()
+	s, err := mancala.NewGame(mancala.MustParseRuleset(ruleset))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app.RuleFactsOf(s)
 }
 
 // sceneWant describes a scene: which turns qualify.
@@ -255,7 +270,7 @@ func playTurns(t *testing.T, ruleset string, seed uint64) []demoTurn {
 // buildDemo finds every scene of a game in the first seeded games that show it.
 func buildDemo(t *testing.T, ruleset string, wants []sceneWant) demoFile {
 	t.Helper()
-	out := demoFile{Ruleset: ruleset}
+	out := demoFile{Ruleset: ruleset, RuleFacts: ruleFacts(t, ruleset)}
 	for _, w := range wants {
 		found := false
 		for seed := uint64(1); seed <= 300 && !found; seed++ {
@@ -302,6 +317,9 @@ func TestDemos(t *testing.T) {
 			}
 			if demo.Ruleset != g.ruleset {
 				t.Fatalf("%s: ruleset %q, want %q", name, demo.Ruleset, g.ruleset)
+			}
+			if want := ruleFacts(t, g.ruleset); !reflect.DeepEqual(demo.RuleFacts, want) {
+				t.Fatalf("%s: rule facts %+v, want %+v (run -update)", name, demo.RuleFacts, want)
 			}
 			checkScenes(t, demo, g.scenes)
 		})

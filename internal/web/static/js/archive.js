@@ -1,7 +1,7 @@
 // The archive page: stored games (newest first, with paging), record
 // download, and import by paste or file upload.
 
-import { get, request } from "./api.js";
+import { get, request } from "./http.js";
 import { importPath, offerReading } from "./reading.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 

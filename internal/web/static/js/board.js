@@ -57,11 +57,17 @@ export class Board {
     this.focusHole = null;
     this.zoom = 1;
     this.special = new Set();
+    this.rules = { special_holes: [], sides: {} };
   }
 
-  /** setSpecial marks holes that may sow clockwise (Choro's special holes). */
-  setSpecial(holes) {
-    this.special = new Set(holes || []);
+  /**
+   * setRules takes the rule facts of a view (docs/API.md): its special_holes,
+   * marked as the holes that may sow clockwise, and its sides, whose loops
+   * the sowing animations follow.
+   */
+  setRules(rules) {
+    this.rules = { special_holes: (rules && rules.special_holes) || [], sides: (rules && rules.sides) || {} };
+    this.special = new Set(this.rules.special_holes);
     if (this.svg) this.refresh();
   }
 
@@ -386,7 +392,7 @@ export class Board {
     if (!at(e.from) || !at(e.to)) return false;
     if (e.kind === "sow") {
       if (countOf(b, e.from) !== e.stones) return false;
-      const path = sowPath(e.from, e.stones, !!e.clockwise, b.size);
+      const path = sowPath(this.rules, e.from, e.stones, !!e.clockwise);
       if (path[path.length - 1] !== e.to) return false;
       const per = e.stones > 0 ? Math.min(delay, 2600 / e.stones) : delay;
       this.mark(e.from, "active", true);

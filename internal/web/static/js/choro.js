@@ -1,10 +1,11 @@
 // Choro's options and decisions in plain words (RULES.md §3.4): the
 // new-game form's labels for opening, cw and leave, and the choices of a
 // mid-turn decision (the pending hole anticlockwise or clockwise, the leave
-// switch, other holes). The legal actions always come from the server's
-// view; this module only names them.
+// switch, other holes). The legal actions and the hole the decision is
+// about (pending_hole) always come from the server's view; this module only
+// names them.
 
-import { actionHole, gameOf } from "./geom.js";
+import { actionHole } from "./geom.js";
 
 /** OPTION_WORDS labels Choro's options in the new-game form, Driberg's readings first. */
 export const OPTION_WORDS = {
@@ -31,40 +32,14 @@ export const OPTION_WORDS = {
   },
 };
 
-/** SPECIAL lists each side's special holes: leftmost outer, second-from-left inner. */
-export const SPECIAL = { S: ["a1", "b2"], N: ["d8", "c7"] };
-
-/** simultaneousRuleset tells whether a ruleset plays Choro's simultaneous opening. */
-export function simultaneousRuleset(ruleset) {
-  return gameOf(ruleset) === "choro" && !/\bopening=sequential\b/.test(String(ruleset || ""));
-}
-
-/**
- * pendingHole finds the hole a Choro mid-turn decision is about (the hole
- * the captured stones are in, or the relay hole) from the legal actions and
- * the turn so far: the one hole offered anticlockwise; or, when other holes
- * are offered too (stones were left), the hole of the turn's last action,
- * which was clockwise and put its captures there; or the hole the last
- * events put stones in. null when none of these tells.
- */
-export function pendingHole(legal, turn = [], events = []) {
-  const plain = legal.filter((a) => actionHole(a).kind === "hole");
-  if (plain.length === 1) return plain[0];
-  const last = turn[turn.length - 1];
-  const a = last ? actionHole(last) : null;
-  if (a && a.kind === "cw" && plain.includes(a.hole)) return a.hole;
-  const e = events[events.length - 1];
-  if (e && (e.kind === "move" || e.kind === "sow") && plain.includes(e.to)) return e.to;
-  return null;
-}
-
 /**
  * directionChoices names the actions of a Choro mid-turn decision for the
- * prompt: {text, choices: [{action, label, key}]}, the pending hole first,
- * then its clockwise lap, the leave switch, then any other hole.
+ * prompt: {text, choices: [{action, label, key}]}, the pending hole (the
+ * view's pending_hole: the hole the next lap lifts) first, then its
+ * clockwise lap, the leave switch, then any other hole.
  */
-export function directionChoices(legal, turn = [], events = []) {
-  const x = pendingHole(legal, turn, events);
+export function directionChoices(legal, pending) {
+  const x = pending && legal.includes(pending) ? pending : null;
   const choices = [];
   const others = [];
   const parts = [];
@@ -98,8 +73,8 @@ export function directionChoices(legal, turn = [], events = []) {
 }
 
 /** directionHint says a suggested Choro mid-turn action in words. */
-export function directionHint(legal, turn, action) {
-  const { choices } = directionChoices(legal, turn);
+export function directionHint(legal, pending, action) {
+  const { choices } = directionChoices(legal, pending);
   const c = choices.find((x) => x.action === action);
   return c ? c.label.replace(/^./, (ch) => ch.toLowerCase()) : action;
 }

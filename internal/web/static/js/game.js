@@ -1,9 +1,11 @@
 // The game page /game/{id}: board, animation, in-turn prompts, move list,
 // live updates over WebSocket, resign and rematch, invite link, spectators.
 
-import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
+import { ApiError, get, post } from "./http.js";
+import { LiveGame } from "./live.js";
+import { invite, localSeats, openCreated, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./storage.js";
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, countOf, describeEvents, familyOf, gameOf, owner, plural, sideName, specialHoles } from "./geom.js";
+import { actionHole, countOf, describeEvents, familyOf, gameOf, ownerOf, plural, sideName } from "./geom.js";
 import { directionChoices, directionHint } from "./choro.js";
 import { describeLockstep, isLockstep } from "./lockstep.js";
 import { renderMoves } from "./movelist.js";
@@ -98,7 +100,7 @@ class GamePage {
     const you = this.local ? "" : view.you;
     $("#flip").checked = you === "N";
     this.board.setFlip(you === "N");
-    this.board.setSpecial(specialHoles(view.ruleset));
+    this.board.setRules(view);
     const game = gameOf(view.ruleset);
     // Long boards take the whole width; the side panel goes below.
     document.querySelector(".game").classList.toggle("wide", (view.size || 0) > 21);
@@ -106,7 +108,7 @@ class GamePage {
     document.title = `${view.ruleset_title || game} · matombo`;
     $("#ruleset").textContent = view.ruleset;
     $("#rules-link").href = `/rules/${familyOf(game)}`;
-    $("#keys-text").textContent = keysHelp(familyOf(game), view.mode);
+    $("#keys-text").textContent = keysHelp(familyOf(game), view.mode, view.special_holes || []);
     $("#replay-link").href = `/replay/${encodeURIComponent(this.id)}`;
     $("#record-link").href = `/api/games/${encodeURIComponent(this.id)}/record`;
     $("#record-link").setAttribute("download", `matombo-${this.id}.txt`);
@@ -190,7 +192,7 @@ class GamePage {
       if (g && g.action === e.action && g.by === e.by) g.events.push(e);
       else groups.push({ action: e.action, by: e.by, events: [e] });
     }
-    this.announce(groups.map((g) => (g.both ? `Both openings: ${describeLockstep(g.events)}.` : `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`)).join(" "));
+    this.announce(groups.map((g) => (g.both ? `Both openings: ${describeLockstep(this.view, g.events)}.` : `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`)).join(" "));
     this.lastEvents = events;
     const first = events.find((e) => e.kind === "sow");
     const lastSow = [...events].reverse().find((e) => e.kind === "sow");
@@ -284,7 +286,7 @@ class GamePage {
       }
       const button = document.querySelector(`#prompt button[data-action="${res.action}"]`);
       if (button) button.classList.add("hinted");
-      const text = `Hint (level ${res.level}): ${v.decision === "direction" ? directionHint(v.legal || [], (v.turns || []).slice(-1)[0] || [], res.action) : hintWords(v.decision, res.action)}.`;
+      const text = `Hint (level ${res.level}): ${v.decision === "direction" ? directionHint(v.legal || [], v.pending_hole, res.action) : hintWords(v.decision, res.action)}.`;
       const box = $("#prompt");
       box.querySelector(".hint-line")?.remove();
       box.querySelector(".text")?.append(h("div", { class: "hint-line" }, text));
@@ -416,8 +418,7 @@ class GamePage {
         break;
       case "direction": {
         // Choro mid-turn: the pending hole either way, the leave switch, other holes.
-        const turns = v.turns || [];
-        const d = directionChoices(legal, turns[turns.length - 1] || [], this.lastEvents);
+        const d = directionChoices(legal, v.pending_hole);
         text = `${who}${d.text}`;
         for (const c of d.choices) {
           const b = this.button(c.label, c.action, c.key);
@@ -578,8 +579,7 @@ class GamePage {
 
   // directionNow names the choices of the current Choro mid-turn decision.
   directionNow() {
-    const turns = this.view.turns || [];
-    return directionChoices(this.view.legal || [], turns[turns.length - 1] || [], this.lastEvents);
+    return directionChoices(this.view.legal || [], this.view.pending_hole);
   }
 
   async act(action) {
@@ -602,7 +602,7 @@ class GamePage {
       toast(err.message);
     }
     this.hold = false;
-    if (res && res.game) this.enqueue(res.game, res.events || [], true);
+    if (res && res.game) this.enqueue(res.game, res.events, true);
     else {
       this.drawPrompt(); // refused: the same decision again
       $("#hint").disabled = !this.canAct();
@@ -615,9 +615,7 @@ class GamePage {
     try {
       const side = this.local ? this.view.to_move : this.view.you;
       const res = await post(`/api/games/${encodeURIComponent(this.id)}/resign`, {}, { token: this.tokenFor(side) });
-      // The server answers the game view (or {game: view}).
-      const view = res && res.game ? res.game : res;
-      if (view && view.board) this.enqueue(view, []);
+      if (res && res.game) this.enqueue(res.game, res.events);
       else this.refetch();
     } catch (err) {
       toast(err.message);
@@ -658,12 +656,12 @@ export function refusal(v, hole, mayAct, seated) {
   const mover = sideName(v.to_move);
   if (!mayAct) return seated ? `It is ${mover}'s turn.` : "You are watching: only the players move.";
   const n = countOf(v.board, hole);
-  const mine = owner(hole) === v.to_move;
+  const mine = ownerOf(v, hole) === v.to_move;
   const opp = sideName(v.to_move === "S" ? "N" : "S");
   switch (v.decision) {
     case "setup":
       if (!mine) return `${hole} is ${opp}'s hole: name a head in your own outer row.`;
-      return (hole[0] === "a" || hole[0] === "d") ? `${hole} cannot be named a head now.` : `${hole} is not in your outer row: name a head there.`;
+      return hole[0] === v.sides[v.to_move].outer ? `${hole} cannot be named a head now.` : `${hole} is not in your outer row: name a head there.`;
     case "pick":
     case "remove":
       if (mine) return `${hole} is your own hole: take from ${opp}'s side.`;
@@ -679,10 +677,10 @@ export function refusal(v, hole, mayAct, seated) {
 }
 
 /** keysHelp lists the keys of the game page that the game uses. */
-function keysHelp(family, mode) {
+function keysHelp(family, mode, special) {
   const keys = ["arrow keys move between the highlighted holes", "Enter plays"];
   if (family === "tsoro") keys.push("S stops at a head");
-  if (family === "choro") keys.push("C sows clockwise from a special hole");
+  if (special.length) keys.push("C sows clockwise from a special hole");
   if (mode === "ai" || mode === "local") keys.push("H asks for a hint");
   keys.push("Esc skips the animation");
   return `${keys.join(", ")}.`;

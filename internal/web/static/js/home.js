@@ -1,9 +1,10 @@
 // The home page: the new-game form and the lists of current and recent games.
 
-import { get, openCreated, post, setting, saveSetting } from "./api.js";
+import { get, post } from "./http.js";
+import { openCreated, setting, saveSetting } from "./storage.js";
 import { Board } from "./board.js";
 import { OPTION_WORDS as CHORO_WORDS } from "./choro.js";
-import { familyOf, gameOf, sideName, specialHoles } from "./geom.js";
+import { familyOf, gameOf, sideName } from "./geom.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
 // Plain words for each option, by key, and for each value where it helps.
@@ -166,7 +167,7 @@ async function drawPreview(rs) {
     const v = await get(`/api/position?${new URLSearchParams({ ruleset: rs })}`);
     if (previewFor !== rs) return;
     if (!preview) preview = new Board($("#preview"), { label: "Start position of the chosen rules" });
-    preview.setSpecial(specialHoles(rs));
+    preview.setRules(v);
     preview.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
   } catch {
     /* the form still works without a preview */
@@ -264,7 +265,7 @@ async function drawFrom(ruleset, pos) {
     $("#from-ruleset").textContent = v.ruleset;
     $("#from-to-move").textContent = v.status === "over" ? "where the game is over" : `${sideName(v.to_move)} to move`;
     const board = new Board($("#from-preview"), { label: "The start position" });
-    board.setSpecial(specialHoles(v.ruleset));
+    board.setRules(v);
     board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
   } catch (ex) {
     $("#form-error").textContent = ex.message;

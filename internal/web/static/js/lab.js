@@ -2,7 +2,7 @@
 // bounded number of games per request) and shows the figures per ruleset
 // and the two charts the server draws as SVG.
 
-import { get, post } from "./api.js";
+import { get, post } from "./http.js";
 import { $, h } from "./ui.js";
 
 const examples = {

@@ -5,7 +5,7 @@
 // stone a step from then on; a capture's step is the step of its judging,
 // after both drops of that step. Within a step South's events come first.
 
-import { countOf, describeEvents, owner, parseHole, plural, sideName, sowPath } from "./geom.js";
+import { countOf, describeEvents, ownerOf, parseHole, plural, sideName, sowPath } from "./geom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -14,9 +14,9 @@ export function isLockstep(e) {
   return Number(e && e.step) > 0;
 }
 
-/** sideOf returns the player an event of the opening belongs to. */
-export function sideOf(e) {
-  return owner(e.kind === "sow" ? e.from : e.to);
+/** sideOf returns the player an event of the opening belongs to: the owner of the lap's hole, or of the hole a capture goes into. */
+export function sideOf(rules, e) {
+  return ownerOf(rules, e.kind === "sow" ? e.from : e.to);
 }
 
 // hand draws a player's stones in hand during the lockstep sowing.
@@ -57,9 +57,9 @@ export async function animateLockstep(board, events, delay) {
   for (const e of events) {
     if (!parseHole(e.from) || !parseHole(e.to)) return false;
     if (e.kind === "sow") {
-      const path = sowPath(e.from, e.stones, !!e.clockwise, b.size);
+      const path = sowPath(board.rules, e.from, e.stones, !!e.clockwise);
       if (path[path.length - 1] !== e.to) return false;
-      laps.push({ e, side: owner(e.from), path, dropped: 0 });
+      laps.push({ e, side: ownerOf(board.rules, e.from), path, dropped: 0 });
       last = Math.max(last, e.step + e.stones - 1);
     } else {
       if (!judged.has(e.step)) judged.set(e.step, []);
@@ -128,13 +128,14 @@ export async function animateLockstep(board, events, delay) {
 
 /**
  * describeLockstep puts a simultaneous opening's events into short plain
- * words: each player's laps and captures, South's first.
+ * words: each player's laps and captures, South's first; rules are the
+ * view's rule facts (whose sides own the holes).
  */
-export function describeLockstep(events) {
+export function describeLockstep(rules, events) {
   const out = [];
   const ended = {};
   for (const side of ["S", "N"]) {
-    const mine = events.filter((e) => isLockstep(e) && sideOf(e) === side);
+    const mine = events.filter((e) => isLockstep(e) && sideOf(rules, e) === side);
     const laps = mine.filter((e) => e.kind === "sow");
     if (!laps.length) continue;
     const caps = mine.filter((e) => e.kind === "move").reduce((n, e) => n + e.stones, 0);
@@ -153,7 +154,7 @@ export function describeLockstep(events) {
   return out.join("; ");
 }
 
-/** describeAny puts one action's events into words, a lockstep opening's included. */
-export function describeAny(events) {
-  return (events || []).some(isLockstep) ? describeLockstep(events) : describeEvents(events || []);
+/** describeAny puts one action's events into words, a lockstep opening's included (rules as for describeLockstep). */
+export function describeAny(rules, events) {
+  return (events || []).some(isLockstep) ? describeLockstep(rules, events) : describeEvents(events || []);
 }

@@ -3,63 +3,17 @@
 // North's (one started from a position) begins "1... d6": its first row has
 // an empty South cell. The simultaneous Choro opening takes a row alone.
 
-import { actionHole, owner, sideName } from "./geom.js";
+import { sideName } from "./geom.js";
 import { h } from "./ui.js";
-
-/**
- * turnSide says who plays a turn from its written actions: "S" or "N" by the
- * hole of its first action (every turn starts on the mover's own side), or
- * "SN" for the simultaneous Choro opening, which holds a choice of each.
- */
-export function turnSide(turn) {
-  const sides = new Set();
-  for (const a of turn) {
-    const { hole, kind } = actionHole(a);
-    if (hole && kind !== "take") sides.add(owner(hole));
-  }
-  if (sides.size === 2) return "SN";
-  const first = actionHole(turn[0] || "").hole;
-  return first ? owner(first) : "S";
-}
-
-/**
- * moveRows lays turns out as numbered rows of the record (RULES.md §5): a
- * row holds South's turn then North's; "k..." when it starts with North;
- * the simultaneous opening takes a row alone, written "a6|d3". opts.opening
- * marks the first turn as the simultaneous opening still being chosen (its
- * written text then stands for the choices). Each row is {num, label,
- * cells: [{index, text} | null, …]}: two cells, or one for the opening.
- */
-export function moveRows(turns, opts = {}) {
-  if (opts.moves) return rowsOfMoves(opts.moves);
-  const rows = [];
-  let row = null;
-  turns.forEach((t, i) => {
-    const side = i === 0 && opts.opening ? "SN" : turnSide(t);
-    if (side === "SN") {
-      row = { cells: [{ index: i, text: t.join("|"), both: true }] };
-      rows.push(row);
-      row = null;
-      return;
-    }
-    if (side === "S" || !row || row.cells[1]) {
-      row = { cells: side === "S" ? [{ index: i, text: t.join(",") }] : [null, { index: i, text: t.join(",") }] };
-      rows.push(row);
-      return;
-    }
-    row.cells[1] = { index: i, text: t.join(",") };
-  });
-  rows.forEach((r, k) => {
-    r.num = k + 1;
-    r.label = r.cells[0] ? `${k + 1}.` : `${k + 1}...`;
-  });
-  return rows;
-}
 
 /**
  * rowsOfMoves lays out the server's move list (docs/API.md: the view's and
  * the replay's moves, [{number, side, text}] as the record writes them) as
- * moveRows does.
+ * numbered rows of the record: a row holds South's turn then North's, is
+ * labelled "k..." when it starts with North, and the simultaneous opening
+ * ("a6|d3", side "both") takes a row alone. Each row is {num, label, cells:
+ * [{index, text, both} | null, …]}: two cells, or one for the opening. The
+ * server says whose each turn is: the page does not work it out.
  */
 export function rowsOfMoves(moves) {
   const rows = [];
@@ -81,20 +35,21 @@ export function rowsOfMoves(moves) {
  * "1. a3 d6 …". Options: current, the index of the turn to highlight (-1 for
  * none, default the last); first, the side of the first turn ("S" or "N"),
  * for the words of an empty list; moves, the server's move list (docs/API.md:
- * [{number, side, text}] as the record writes it), used when given; opening
- * as for moveRows; empty, the words when there is no move yet; href(i), the
+ * [{number, side, text}] as the record writes it), which the table shows;
+ * empty, the words when there is no move yet; href(i), the
  * address a turn links to (a plain link, opened in the same tab unless the
  * reader asks for a new one); onPick(i), if given, is called instead of
  * following the link.
  */
-export function renderMoves(box, turns, { current = turns.length - 1, first = "S", moves = null, opening = false, empty = null, href = null, onPick = null } = {}) {
+export function renderMoves(box, turns, { current = turns.length - 1, first = "S", moves = [], empty = null, href = null, onPick = null } = {}) {
   box.textContent = "";
-  if (!(moves || turns).length) {
+  moves = moves || [];
+  if (!moves.length) {
     box.appendChild(h("p", { class: "muted small" }, empty || `No moves yet. ${sideName(first) || "South"} moves first.`));
     return;
   }
   const body = h("tbody");
-  for (const row of moveRows(turns, { moves, opening })) {
+  for (const row of rowsOfMoves(moves)) {
     const tr = h("tr", {}, h("th", { scope: "row" }, row.label));
     for (const c of row.cells.length === 1 && row.cells[0].both ? row.cells : [row.cells[0], row.cells[1]]) {
       if (!c) {
@@ -127,14 +82,4 @@ export function renderMoves(box, turns, { current = turns.length - 1, first = "S
     const top = cur.offsetTop - box.clientHeight / 2;
     box.scrollTop = Math.max(0, top);
   }
-}
-
-/** recordText writes turns as a numbered record line: "1. a3 d6 2. a7,stop", "1. a6|d3 2... c4". */
-export function recordText(turns, opts = {}) {
-  const out = [];
-  for (const row of moveRows(turns, opts)) {
-    out.push(row.label);
-    for (const c of row.cells) if (c) out.push(c.text);
-  }
-  return out.join(" ");
 }

@@ -5,7 +5,6 @@
 // list and the board until North has chosen, and on one device puts a
 // "pass the device to North" screen between the two choices.
 
-import { simultaneousRuleset } from "./choro.js";
 import { sideName } from "./geom.js";
 import { h, playerText } from "./ui.js";
 
@@ -17,8 +16,8 @@ import { h, playerText } from "./ui.js";
 export function openingInfo(view) {
   if (!view || view.status !== "playing") return null;
   if (view.decision === "opening") return { southChosen: !!view.opening_hidden || view.to_move === "N" };
-  // A server without the decision: the position's tag tells.
-  if (!simultaneousRuleset(view.ruleset) || !/ opening$/.test(String(view.position || ""))) return null;
+  // Before South's choice (decision "start"): the position's tag tells.
+  if (!view.simultaneous_opening || !/ opening$/.test(String(view.position || ""))) return null;
   return { southChosen: view.to_move === "N" };
 }
 

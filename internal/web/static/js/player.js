@@ -4,7 +4,7 @@
 // and by the demo boards of the rules pages.
 
 import { Board, SPEEDS } from "./board.js";
-import { groupTurns, parsePosition, sideName, specialHoles } from "./geom.js";
+import { groupTurns, parsePosition, sideName } from "./geom.js";
 import { describeAny } from "./lockstep.js";
 import { h } from "./ui.js";
 
@@ -73,7 +73,7 @@ export class Player {
   /** load shows a replay at ply (0: the start). */
   load(data, ply = 0) {
     this.data = data;
-    this.board.setSpecial(specialHoles(data.ruleset));
+    this.board.setRules(data);
     this.slider.max = String(this.length());
     this.turns = groupTurns(data.actions);
     this.go(Math.max(0, Math.min(ply, this.length())));
@@ -169,7 +169,7 @@ export class Player {
     let text = `The start: ${sideName(this.positionAt(0).toMove)} to move.`;
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
-      text = `${sideName(a.by)} ${a.action}: ${describeAny(a.events) || "no stones move"}.`;
+      text = `${sideName(a.by)} ${a.action}: ${describeAny(this.data, a.events) || "no stones move"}.`;
       if (!a.turn_end && a.pending) text += ` Mid-turn: ${sideName(a.by)} must ${a.pending}.`;
     }
     const extra = this.opts.caption ? this.opts.caption(this.ply, this.ply > 0 ? this.data.actions[this.ply - 1] : null) : "";

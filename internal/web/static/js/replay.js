@@ -1,7 +1,8 @@
 // The replay page /replay/{id}?ply=N: a stored game move by move, with the
 // animation, a slider, a shareable link to any ply, and the record download.
 
-import { get, saveSetting, setting } from "./api.js";
+import { get } from "./http.js";
+import { saveSetting, setting } from "./storage.js";
 import { renderMoves } from "./movelist.js";
 import { Player } from "./player.js";
 import { $, copyText, h, pageId, playerText, resultText } from "./ui.js";
