@@ -6,7 +6,7 @@
 // JSON answer, calls the global function matomboReady (if the worker set
 // one) to say so, and then waits for calls. The page runs it in a Web Worker
 // (internal/web/static/js/engine-worker.js). The committed build is
-// internal/web/static/engine.wasm; see internal/web/engine_wasm_test.go for
+// internal/web/static/engine.wasm; see internal/web/engine.go for
 // the command that makes it and the test that keeps it fresh.
 package main
 
