@@ -205,7 +205,7 @@ function draw(last) {
   if (!view) return;
   const legal = mine() ? view.legal : [];
   const holes = [...new Set(legal.map((a) => actionHole(a).hole).filter(Boolean))];
-  board.set(view.board, holes, last);
+  board.set({ size: view.size, ...view.board }, holes, last);
   $("#title").textContent = `${view.ruleset_title} · level ${view.level}`;
   $("#ruleset-line").textContent = view.ruleset;
   const you = view.human;
