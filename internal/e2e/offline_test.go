@@ -58,6 +58,7 @@ func playOfflineThenSync(s *session) {
 	if n := js[int](s, ctx, `document.querySelectorAll("#game option").length`); n != 5 {
 		t.Errorf("the form offers %d games, want the 5 presets", n)
 	}
+	s.shot(ctx, "offline-phone-setup")
 	var before struct {
 		Games []struct{ ID string } `json:"games"`
 	}
@@ -113,6 +114,9 @@ func playOfflineThenSync(s *session) {
 		s.waitJS(ctx, `document.body.dataset.turn !== "you" || document.querySelector("#prompt button[data-action]")`, 30*time.Second)
 	}
 	s.noDesync(ctx, "offline game")
+	if js[bool](s, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+		t.Error("the offline page sticks out sideways on a phone")
+	}
 	s.shot(ctx, "offline-phone-over")
 	decisions := js[string](s, ctx, `document.body.dataset.aiDecisions`)
 	t.Logf("offline game against level 3 (tsoro size=6): %s computer decisions, mean %s ms, max %s ms",

@@ -57,6 +57,11 @@ export function saveRecord(record, key = "") {
   return k;
 }
 
+/** dropRecord forgets a pending record that has not been sent (a game taken up again). */
+export function dropRecord(key) {
+  update(key, () => null);
+}
+
 // update changes the pending record key by f (re-reading the list: another
 // tab may have changed it meanwhile).
 function update(key, f) {

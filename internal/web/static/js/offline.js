@@ -9,7 +9,7 @@ import { Board, SPEEDS } from "./board.js";
 import { actionHole, describeEvents, plural, sideName, sortActions, specialHoles } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { Engine } from "./offline-engine.js";
-import { pending, saveRecord, synced, syncRecords } from "./offline-store.js";
+import { dropRecord, pending, saveRecord, synced, syncRecords } from "./offline-store.js";
 import { $, h, resultText, when } from "./ui.js";
 
 const SPEED_KEY = "matombo.offline.speed";
@@ -106,8 +106,7 @@ async function start(e) {
     delete body.aiMsMax;
     delete body.aiMsMean;
     view = ans.view;
-    $("#setup").classList.add("hidden");
-    $("#play").classList.remove("hidden");
+    showGame(true);
     board.setFlip(view.human === "N");
     board.setSpecial(specialHoles(view.ruleset));
     draw(null);
@@ -118,6 +117,12 @@ async function start(e) {
     busy = false;
   }
   await computer();
+}
+
+// showGame shows the game (true) or the new-game form (false).
+function showGame(on) {
+  $("#setup").classList.toggle("hidden", on);
+  for (const id of ["#play", "#moves-card", "#tools-card"]) $(id).classList.toggle("hidden", !on);
 }
 
 // leaveGame keeps a game left unfinished (a new game started) as a record
@@ -307,8 +312,7 @@ async function newGame() {
   if (busy) return;
   await leaveGame();
   view = view && view.status === "playing" ? null : view;
-  $("#setup").classList.remove("hidden");
-  $("#play").classList.add("hidden");
+  showGame(false);
   $("#resign").disabled = true;
   $("#ruleset").focus();
   drawSaved();
@@ -394,7 +398,11 @@ $("#sync").addEventListener("click", sync);
 document.addEventListener("keydown", (e) => { if (e.key === "Escape") board.skip(); });
 window.addEventListener("online", () => { drawConnection(); sync(); });
 window.addEventListener("offline", drawConnection);
+// A page left mid-game keeps its game as an unfinished record; if the
+// browser brings the page back (its back-forward cache), the game goes on
+// and the record waits for its end again.
 window.addEventListener("pagehide", () => { if (view && view.status === "playing" && view.turns.length && view.record) save(view); });
+window.addEventListener("pageshow", (e) => { if (e.persisted && view && view.status === "playing" && gameKey) dropRecord(gameKey); });
 window.setInterval(() => { if (navigator.onLine && pending().some((p) => !p.refused)) sync(); }, 30000);
 
 drawConnection();
