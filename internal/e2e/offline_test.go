@@ -39,7 +39,75 @@ func setOffline(off bool) chromedp.Action[chromedp.Void] {
 func TestOffline(t *testing.T) {
 	s := newSession(t)
 	t.Run("PlayOfflineThenSync", func(t *testing.T) { playOfflineThenSync(s.with(t)) })
+	t.Run("EveryPreset", func(t *testing.T) { everyPreset(s.with(t)) })
 	t.Run("LevelTimings", func(t *testing.T) { levelTimings(s.with(t)) })
+}
+
+// playOfflineTurns plays up to n of the player's decisions on the offline
+// page with random clicks, and reports whether the game ended.
+func (s *session) playOfflineTurns(ctx context.Context, rng *rand.Rand, n int) bool {
+	s.t.Helper()
+	for i := 0; i < n; i++ {
+		s.waitJS(ctx, offlineState+` !== "wait"`, 60*time.Second)
+		if js[string](s, ctx, offlineState) == "over" {
+			return true
+		}
+		buttons := js[[]string](s, ctx, `[...document.querySelectorAll("#prompt button[data-action]")].map(b => b.dataset.action)`)
+		holes := s.legalHoles(ctx)
+		if len(holes) == 0 && len(buttons) == 0 {
+			s.t.Fatalf("the player's turn offers nothing to play; the prompt says %q", s.text(ctx, "#prompt"))
+		}
+		shown := js[string](s, ctx, `document.body.dataset.actions || "0"`)
+		k := rng.IntN(len(holes) + len(buttons))
+		if k < len(holes) {
+			s.run(ctx, clickHole(holes[k]))
+		} else {
+			s.run(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#prompt button[data-action=%q]`, buttons[k-len(holes)]))))
+		}
+		// The click clears data-turn at once, unless the hole has several
+		// actions and the prompt asks which one (the next round answers).
+		s.waitJS(ctx, fmt.Sprintf(`(document.body.dataset.actions || "0") !== %q || document.body.dataset.turn === "you"`, shown), 30*time.Second)
+	}
+	return false
+}
+
+// everyPreset starts a game of each preset on the offline page, as South
+// and as North, and plays a few decisions by clicks: the page offers what
+// the engine allows (Choro's simultaneous opening and directions, Misoro
+// Tsoro's head setup, Nsolo's removals) and animates it onto the engine's board.
+func everyPreset(s *session) {
+	t := s.t
+	ctx := s.tab("presets", desktopW, desktopH)
+	s.run(ctx, chromedp.Navigate(s.base+"/offline"))
+	s.waitJS(ctx, `document.body.dataset.engine === "ready"`, 30*time.Second)
+	s.run(ctx, setSpeed("instant"))
+	rng := rand.New(rand.NewPCG(7, 9))
+	presets := js[[]string](s, ctx, `[...document.querySelectorAll("#game option")].map(o => o.value)`)
+	for i, rs := range presets {
+		for _, side := range []string{"S", "N"} {
+			t.Logf("%s as %s", rs, side)
+			s.waitJS(ctx, `!document.body.dataset.status || `+offlineState+` !== "wait"`, 60*time.Second)
+			if js[bool](s, ctx, `document.querySelector("#setup").classList.contains("hidden")`) {
+				s.run(ctx, chromedp.Click(chromedp.ID("#new-game")))
+			}
+			s.run(ctx,
+				chromedp.SetValue(chromedp.CSS("#ruleset"), rs),
+				runJS(`(() => { const l = document.querySelector("#level"); l.value = "1"; l.dispatchEvent(new Event("input")); })()`),
+				chromedp.SetValue(chromedp.CSS("#side"), side),
+				chromedp.Click(chromedp.ID("#start")),
+			)
+			s.waitJS(ctx, `document.body.dataset.status === "playing" || document.body.dataset.status === "over"`, 15*time.Second)
+			s.playOfflineTurns(ctx, rng, 6)
+			moves := s.movesShown(ctx)
+			if moves < 2 {
+				t.Errorf("%s as %s: %d turns in the move list after 6 decisions", rs, side, moves)
+			}
+			if i == len(presets)-1 && side == "N" {
+				s.shot(ctx, "offline-desktop-choro")
+			}
+		}
+	}
+	s.noDesync(ctx, "presets")
 }
 
 // offlineState tells what the offline page waits for: "over", "act" or "wait".
@@ -91,27 +159,8 @@ func playOfflineThenSync(s *session) {
 	}
 	s.shot(ctx, "offline-phone-start")
 	rng := rand.New(rand.NewPCG(3, 5))
-	for i := 0; ; i++ {
-		if i > 3000 {
-			t.Fatal("the offline game does not end")
-		}
-		s.waitJS(ctx, offlineState+` !== "wait"`, 60*time.Second)
-		if js[string](s, ctx, offlineState) == "over" {
-			break
-		}
-		buttons := js[[]string](s, ctx, `[...document.querySelectorAll("#prompt button[data-action]")].map(b => b.dataset.action)`)
-		holes := s.legalHoles(ctx)
-		if len(holes) == 0 && len(buttons) == 0 {
-			t.Fatal("the player's turn offers nothing to play")
-		}
-		k := rng.IntN(len(holes) + len(buttons))
-		if k < len(holes) {
-			s.run(ctx, clickHole(holes[k]))
-		} else {
-			s.run(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#prompt button[data-action=%q]`, buttons[k-len(holes)]))))
-		}
-		// A hole with several actions asks which one: the loop answers.
-		s.waitJS(ctx, `document.body.dataset.turn !== "you" || document.querySelector("#prompt button[data-action]")`, 30*time.Second)
+	if !s.playOfflineTurns(ctx, rng, 3000) {
+		t.Fatal("the offline game does not end")
 	}
 	s.noDesync(ctx, "offline game")
 	if js[bool](s, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {

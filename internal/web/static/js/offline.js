@@ -121,6 +121,10 @@ async function start(e) {
 
 // showGame shows the game (true) or the new-game form (false).
 function showGame(on) {
+  if (!on) {
+    body.status = "setup"; // the tests read it
+    body.turn = "";
+  }
   $("#setup").classList.toggle("hidden", on);
   for (const id of ["#play", "#moves-card", "#tools-card"]) $(id).classList.toggle("hidden", !on);
 }
@@ -164,6 +168,7 @@ async function computer() {
 async function play(action) {
   if (busy || !view || view.thinking || view.status !== "playing") return;
   busy = true;
+  body.turn = ""; // the tests read it
   choosing = "";
   try {
     await show(await engine.ask({ op: "play", action }));
@@ -186,6 +191,7 @@ async function show(ans) {
     $("#announce").textContent = `${ans.by === view.human ? "You" : "The computer"}: ${describeEvents(ans.events)}`;
   }
   view = ans.view;
+  body.actions = String(Number(body.actions || 0) + 1); // actions shown, for the tests
   let last = null;
   if (ans.events && ans.events.length) {
     const sows = ans.events.filter((x) => x.kind === "sow");
