@@ -63,7 +63,12 @@ async function setup() {
   const sel = $("#game");
   sel.textContent = "";
   for (const p of presets) sel.append(h("option", { value: p.ruleset }, p.title));
-  const last = JSON.parse(remember(LAST_KEY, "{}") || "{}");
+  let last = {};
+  try {
+    last = JSON.parse(remember(LAST_KEY, "{}")) || {};
+  } catch {
+    // A damaged setting: start from the first preset.
+  }
   const showHelp = () => {
     const p = presets.find((x) => x.ruleset === sel.value);
     $("#ruleset-help").textContent = p ? `Options: ${p.options.join("; ")}.` : "";
@@ -150,7 +155,7 @@ async function computer() {
     draw(null);
     try {
       const ans = await engine.ask({ op: "ai" });
-      timings.push(ans.ms);
+      timings.push(ans.ms || 0); // the engine leaves out a zero time
       body.aiDecisions = String(timings.length);
       body.aiMsMax = Math.max(...timings).toFixed(1);
       body.aiMsMean = (timings.reduce((a, b) => a + b, 0) / timings.length).toFixed(1);
