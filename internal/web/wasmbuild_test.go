@@ -125,7 +125,11 @@ func gzipSize(t *testing.T, data []byte) int {
 
 func TestEngineWasmFresh(t *testing.T) {
 	if os.Getenv("MATOMBO_WRITE_WASM") == "1" {
-		buildWasm(t, filepath.Join(moduleRoot(t), "internal/web", wasmFile))
+		out := filepath.Join(moduleRoot(t), "internal/web", wasmFile)
+		buildWasm(t, out)
+		if err := os.Chmod(out, 0o644); err != nil { // a served file, not a program
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(wasmRecord, []byte(record(t)), 0o644); err != nil {
 			t.Fatal(err)
 		}
