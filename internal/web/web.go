@@ -26,7 +26,10 @@
 //	/rules/tsoro            rules/tsoro.html     rules pages with a demo board
 //	/rules/nsolo            rules/nsolo.html
 //	/rules/choro            rules/choro.html
-//	/static/...             the files of static/ (css/, js/, img/, demo/)
+//	/offline                offline.html         play the computer in the browser, with or without a connection
+//	/sw.js                  sw.js                the service worker (it must be served from / to control every page)
+//	/manifest.webmanifest   manifest.webmanifest the web app manifest
+//	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
 // Any other path is answered 404 with the notfound.html shell. Handler
 // routes with an http.ServeMux: each page's Route is a ServeMux pattern
@@ -40,11 +43,16 @@
 // sent with Cache-Control: no-cache; assets are revalidated too (they carry
 // no version in their names), so a new binary is picked up at once. When
 // the server has not set a Content-Security-Policy header, Handler sets a
-// self-only one.
+// self-only one. The offline engine's worker (js/engine-worker.js) gets the
+// same policy with 'wasm-unsafe-eval' added to script-src, the one source a
+// browser needs to compile engine.wasm; no page gets it. engine.wasm is sent
+// gzip-compressed to clients that accept it (see wasmbuild_test.go for how
+// it is built).
 package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"embed"
 	"fmt"
 	"html/template"
@@ -52,6 +60,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -88,7 +97,21 @@ func Pages() []Page {
 		{Route: "/rules/tsoro", File: "rules/tsoro.html", Nav: "/rules/tsoro"},
 		{Route: "/rules/nsolo", File: "rules/nsolo.html", Nav: "/rules/nsolo"},
 		{Route: "/rules/choro", File: "rules/choro.html", Nav: "/rules/choro"},
+		{Route: "/offline", File: "offline.html"},
 	}
+}
+
+// rootFiles are the files of static/ served at the root, not under /static/.
+var rootFiles = map[string]string{"/sw.js": "sw.js", "/manifest.webmanifest": "manifest.webmanifest"}
+
+// workerScript is the engine's Web Worker, the one script that compiles
+// WebAssembly.
+const workerScript = "js/engine-worker.js"
+
+// WasmCSP returns the policy csp with 'wasm-unsafe-eval' added to its
+// script-src: the policy of the engine's worker.
+func WasmCSP(csp string) string {
+	return strings.Replace(csp, "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", 1)
 }
 
 // Page is one route of the front-end and the HTML shell that serves it.
@@ -205,13 +228,15 @@ func shells() map[string][]byte {
 
 // contentTypes maps the extensions of the embedded files to their types.
 var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".svg":  "image/svg+xml",
-	".json": "application/json",
-	".png":  "image/png",
-	".txt":  "text/plain; charset=utf-8",
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".json":        "application/json",
+	".png":         "image/png",
+	".txt":         "text/plain; charset=utf-8",
+	".wasm":        "application/wasm",
+	".webmanifest": "application/manifest+json",
 }
 
 // ContentType returns the type a file is served with, by its extension.
@@ -232,7 +257,18 @@ func Handler() http.Handler {
 			serve(w, r, file, pages[file], status, started)
 		}
 	}
+	var gz compressed
 	mux := http.NewServeMux()
+	for route, name := range rootFiles {
+		data, err := fs.ReadFile(FS, name)
+		if err != nil {
+			// The root files are embedded and checked by the tests.
+			panic("web: " + err.Error())
+		}
+		mux.HandleFunc("GET "+route, func(w http.ResponseWriter, r *http.Request) {
+			serve(w, r, name, data, http.StatusOK, started)
+		})
+	}
 	for _, pg := range Pages() {
 		if pg.Route == "/" {
 			mux.HandleFunc("GET /{$}", page(pg.File, http.StatusOK))
@@ -252,6 +288,17 @@ func Handler() http.Handler {
 		if err != nil {
 			serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
 			return
+		}
+		name = path.Clean(name)
+		if name == workerScript {
+			w.Header().Set("Content-Security-Policy", WasmCSP(w.Header().Get("Content-Security-Policy")))
+		}
+		if path.Ext(name) == ".wasm" {
+			w.Header().Add("Vary", "Accept-Encoding")
+			if acceptsGzip(r) {
+				w.Header().Set("Content-Encoding", "gzip")
+				data = gz.of(name, data)
+			}
 		}
 		serve(w, r, name, data, http.StatusOK, started)
 	})
@@ -282,4 +329,40 @@ func serve(w http.ResponseWriter, r *http.Request, name string, data []byte, sta
 		return
 	}
 	http.ServeContent(w, r, name, modtime, bytes.NewReader(data))
+}
+
+// compressed keeps the gzip encoding of the large files, made on first use.
+type compressed struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+// of returns the gzip encoding of data, the content of the file name.
+func (c *compressed) of(name string, data []byte) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if z, ok := c.files[name]; ok {
+		return z
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
+	_, _ = zw.Write(data)                                    // writes to a bytes.Buffer do not fail
+	_ = zw.Close()
+	if c.files == nil {
+		c.files = map[string][]byte{}
+	}
+	c.files[name] = buf.Bytes()
+	return c.files[name]
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(coding), "gzip") || strings.TrimSpace(coding) == "*" {
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
 }
