@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 
+	"matombo/internal/rulefacts"
 	"matombo/mancala"
 )
 
@@ -45,24 +46,8 @@ func recordError(err error) error {
 	return e
 }
 
-// TurnView is one turn as the record writes it, for move lists (the game
-// view's and the replay's moves).
-type TurnView struct {
-	Number int    `json:"number"` // the move number
-	Side   string `json:"side"`   // "S", "N", or "both" for the simultaneous Choro opening
-	Text   string `json:"text"`   // the turn in notation: "a7,stop", "a6|d3"
-}
+// TurnView is one turn as the record writes it (rulefacts.Turn).
+type TurnView = rulefacts.Turn
 
 // turnViews returns the turns of rec as written.
-func turnViews(rec *mancala.Record) []TurnView {
-	ws := rec.WrittenTurns()
-	out := make([]TurnView, len(ws))
-	for i, w := range ws {
-		side := w.Side.String()
-		if w.Both {
-			side = "both"
-		}
-		out[i] = TurnView{Number: w.Number, Side: side, Text: w.Text}
-	}
-	return out
-}
+func turnViews(rec *mancala.Record) []TurnView { return rulefacts.Turns(rec) }

@@ -23,6 +23,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"matombo/internal/rulefacts"
 	"strings"
 	"time"
 
@@ -64,26 +65,30 @@ type Preset struct {
 // View is the game as the page draws it (the fields it shares with the
 // server's game view have the same names and meaning, see docs/API.md).
 type View struct {
-	Ruleset     string         `json:"ruleset"`
-	Title       string         `json:"ruleset_title"`
-	Game        string         `json:"game"`
-	Size        int            `json:"size"`
-	Level       int            `json:"level"`
-	Human       string         `json:"human"`
-	Status      string         `json:"status"` // "playing" or "over"
-	Position    string         `json:"position"`
-	ToMove      string         `json:"to_move"`
-	Board       Board          `json:"board"`
-	Stones      map[string]int `json:"stones"`
-	Legal       []string       `json:"legal"`
-	Pending     string         `json:"pending"`
-	Decision    string         `json:"decision"`
-	Turns       [][]string     `json:"turns"`
-	FirstToMove string         `json:"first_to_move"`
-	Record      string         `json:"record"`
-	Result      string         `json:"result"`
-	Reason      string         `json:"reason"`
-	Thinking    bool           `json:"thinking"` // the computer has the decision
+	Ruleset     string           `json:"ruleset"`
+	Title       string           `json:"ruleset_title"`
+	Game        string           `json:"game"`
+	Size        int              `json:"size"`
+	Level       int              `json:"level"`
+	Human       string           `json:"human"`
+	Status      string           `json:"status"` // "playing" or "over"
+	Position    string           `json:"position"`
+	ToMove      string           `json:"to_move"`
+	Board       Board            `json:"board"`
+	Stones      map[string]int   `json:"stones"`
+	Legal       []string         `json:"legal"`
+	Pending     string           `json:"pending"`
+	Decision    string           `json:"decision"`
+	Turns       [][]string       `json:"turns"`
+	Moves       []rulefacts.Turn `json:"moves"` // the turns as the record writes them (a6|d3)
+	FirstToMove string           `json:"first_to_move"`
+	Record      string           `json:"record"`
+	Result      string           `json:"result"`
+	Reason      string           `json:"reason"`
+	Thinking    bool             `json:"thinking"` // the computer has the decision
+	// Facts are the rule facts the board draws with, as in the server's
+	// views: special_holes, sides, simultaneous_opening.
+	rulefacts.Facts
 }
 
 // Board is each row's counts from column 1, and the heads.
