@@ -290,11 +290,18 @@ func (e *Engine) move() (Answer, error) {
 	return ans, err
 }
 
-// apply plays a through the recorder and traces its events. The events of
-// South's hidden opening choice are held back until North has chosen.
+// apply plays a through the recorder and traces its events. South's hidden
+// choice of the simultaneous Choro opening has no events of its own: North's
+// choice sows both openings, and the events of South's opening are South's.
 func (e *Engine) apply(a mancala.Action) (Answer, error) {
 	s := e.rec.State()
 	by := s.ToMove()
+	south := a
+	if s.OpeningChoiceHidden() {
+		if turns := e.rec.Record().Turns; len(turns) > 0 && len(turns[len(turns)-1]) > 0 {
+			south = turns[len(turns)-1][0]
+		}
+	}
 	before := s.Clone()
 	traced, err := before.ApplyTraced(a, e.events[:0])
 	if err != nil {
@@ -306,14 +313,30 @@ func (e *Engine) apply(a mancala.Action) (Answer, error) {
 	}
 	out := make([]Event, 0, len(traced))
 	for _, ev := range traced {
+		act, side := a, by
+		if ev.Step > 0 && eventSide(ev) == mancala.South {
+			act, side = south, mancala.South
+		}
 		out = append(out, Event{Kind: ev.Kind.String(), From: ev.From.String(), To: ev.To.String(),
-			Stones: ev.Stones, Clockwise: ev.Clockwise, Step: ev.Step, Action: a.String(), By: by.String()})
+			Stones: ev.Stones, Clockwise: ev.Clockwise, Step: ev.Step, Action: act.String(), By: side.String()})
 	}
 	ans := Answer{Action: a.String(), By: by.String(), Events: out}
 	if s.OpeningChoiceHidden() && by != e.human {
 		ans.Action = "" // the computer's choice stays unseen until the player has chosen
 	}
 	return ans, nil
+}
+
+// eventSide returns the side whose action made ev: the sower of a lap, the
+// capturer of a capture (into its lap's origin, or off the opponent's side).
+func eventSide(ev mancala.Event) mancala.Player {
+	switch ev.Kind {
+	case mancala.EventMove, mancala.EventLapLimit:
+		return ev.To.Row().Owner()
+	case mancala.EventTake:
+		return ev.From.Row().Owner().Other()
+	}
+	return ev.From.Row().Owner()
 }
 
 // resigned reports whether the player has resigned.
