@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"matombo/search"
 )
 
 // Update is a change of a game sent to its live clients: the new view (with
@@ -27,8 +29,13 @@ type Notifier interface {
 
 // Config configures a Service.
 type Config struct {
-	Store   Store
-	Mover   Mover        // nil: the search package's levels (see newMover)
+	Store Store
+	// AI plays the computer's decisions: AI[k] at level k, each player safe
+	// for concurrent use, returning within its context's deadline (the
+	// decision's time budget, also given as Limits.MoveTime). The server's
+	// command wires the search's levels (search.NewLevels) in; a zero AI
+	// gets them too, seeded at random.
+	AI      search.Levels
 	Workers int          // AI thinkers: turns thought at once at their level; <= 0: 1
 	Queue   int          // most AI turns queued; <= 0: 64
 	Logger  *slog.Logger // nil: discard
@@ -53,7 +60,7 @@ const aiStallMargin = 3 * time.Second
 // scheduler (sched.go) and tells a Notifier of every change.
 type Service struct {
 	store     Store
-	mover     Mover
+	ai        search.Levels
 	sched     *scheduler // the AI's turns
 	pool      *Pool      // the checks of games the AI may have left waiting (resumeAI)
 	log       *slog.Logger
@@ -67,23 +74,12 @@ type Service struct {
 	cache     *gameCache
 }
 
-// newMover returns the Mover the service uses when none is configured.
-//
-// THE AI PLUG: this is the one place the real AI comes in: Searchers plays
-// the search package's levels 1..8 (alpha-beta with noise at the low levels,
-// the endgame solver at level 8) with a pool of players per level. GreedyMover
-// is the simple built-in fallback (and the fast mover of tests, through
-// Config.Mover).
-func newMover() Mover {
-	return NewSearchers(rand.Uint64())
-}
-
 // NewService returns a service on cfg.Store; Close stops its AI workers.
 func NewService(cfg Config) *Service {
-	s := &Service{store: cfg.Store, mover: cfg.Mover, log: cfg.Logger, broadcast: cfg.Broadcast,
+	s := &Service{store: cfg.Store, ai: cfg.AI, log: cfg.Logger, broadcast: cfg.Broadcast,
 		cache: newGameCache(gameCacheSize), stall: cfg.AIStall, checking: map[string]bool{}, hints: make(chan struct{}, maxHints)}
-	if s.mover == nil {
-		s.mover = newMover()
+	if s.ai.IsZero() {
+		s.ai = search.NewLevels(rand.Uint64())
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

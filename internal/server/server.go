@@ -18,6 +18,7 @@ import (
 	"matombo/internal/app"
 	"matombo/internal/web"
 	"matombo/lab"
+	"matombo/search"
 )
 
 // Body limits of requests.
@@ -29,9 +30,9 @@ const (
 
 // Config configures Run.
 type Config struct {
-	Addr   string    // host:port to listen on; port 0 picks a free port
-	Store  app.Store // where games are kept; Run does not close it
-	Mover  app.Mover // the AI; nil: the service's default
+	Addr   string        // host:port to listen on; port 0 picks a free port
+	Store  app.Store     // where games are kept; Run does not close it
+	AI     search.Levels // the AI's player per level (app.Config.AI); zero: the service's default
 	Logger *slog.Logger
 	// Ready, if set, is called with the base URL (http://host:port) once the
 	// server listens.
@@ -342,7 +343,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
-	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
+	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
 	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits})
 	srv.SetMetricsToken(cfg.MetricsToken)
 	lctx, stopListen := context.WithCancel(ctx)
