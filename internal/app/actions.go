@@ -92,7 +92,7 @@ func (s *Service) actOn(ctx context.Context, e *cacheEntry, id, token, action st
 	}
 	a, err := mancala.ParseAction(action)
 	if err != nil {
-		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	res, err := s.apply(ctx, p, a)
 	if err != nil {
@@ -114,7 +114,7 @@ func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActR
 	}
 	evs, err := st.Clone().ApplyTraced(a, nil)
 	if err != nil {
-		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	if err := p.rec.Apply(a); err != nil {
 		return nil, Errorf(EInternal, "action %s traced but refused: %v", a, err)

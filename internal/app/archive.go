@@ -105,7 +105,7 @@ func (s *Service) ImportAs(ctx context.Context, text, ruleset string) (string, e
 	}
 	replayed, err := rec.Start()
 	if err != nil {
-		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+		return "", Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	for _, turn := range rec.Turns {
 		for _, a := range turn {

@@ -84,7 +84,7 @@ func gameURL(id, token string) string { return "/game/" + id + "#seat=" + token 
 func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, error) {
 	rs, err := mancala.ParseRuleset(req.Ruleset)
 	if err != nil {
-		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	side, err := parseSide(req.Side)
 	if err != nil {
@@ -143,11 +143,11 @@ func startFrom(rs mancala.Ruleset, pos string) (string, error) {
 	}
 	st, err := mancala.NewGame(rs)
 	if err != nil {
-		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+		return "", Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	initial := st.Position()
 	if err := st.SetPosition(pos); err != nil {
-		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+		return "", Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	if st.IsOver() {
 		decided := "drawn"
