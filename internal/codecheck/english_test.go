@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -220,4 +221,34 @@ func parse(t *testing.T, src string) []finding {
 		t.Fatal(err)
 	}
 	return findParsing(f)
+}
+
+// TestCoreImports: the rules engine (mancala/) and the search (search/)
+// import only the standard library, and the search the engine: nothing of
+// the app, the protocol, the arena or the lab above them.
+func TestCoreImports(t *testing.T) {
+	root := moduleRoot(t)
+	for dir, own := range map[string][]string{"mancala": nil, "search": {"matombo/mancala"}} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			for _, im := range f.Imports {
+				p, _ := strconv.Unquote(im.Path.Value)
+				first, _, _ := strings.Cut(p, "/")
+				if strings.Contains(first, ".") || (first == "matombo" && !slices.Contains(own, p)) {
+					rel, _ := filepath.Rel(root, path)
+					t.Errorf("%s imports %s; %s/ imports only the standard library%s", filepath.ToSlash(rel), p, dir, map[bool]string{true: " and matombo/mancala"}[len(own) > 0])
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
