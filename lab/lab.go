@@ -2,7 +2,7 @@
 // in parallel and reports, per ruleset, who wins, how long games last, how
 // the turns unfold and how often the safeguards of RULES.md §4 end a game,
 // with 95% intervals where they apply. It backs `matombo lab` and the
-// web app's /lab page (see NewHTTPHandler).
+// web app's /lab page (its HTTP API is internal/server/lab.go).
 //
 // Every game is a function of the seed and its index alone: game g of every
 // ruleset uses the same random stream, seeded from (seed, g), and the

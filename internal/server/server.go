@@ -17,7 +17,6 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/web"
-	"matombo/lab"
 	"matombo/search"
 )
 
@@ -142,10 +141,10 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
-	// The research lab's experiments (package lab): the limits, and the
-	// experiments, JSON only and limited per address. Other methods reach
-	// the lab's handler, which answers 405.
-	labH := lab.NewHTTPHandler(lab.HTTPOptions{})
+	// The research lab's experiments (package lab, lab.go): the limits, and
+	// the experiments, JSON only and limited per address. Other methods
+	// reach the lab's handler, which answers 405.
+	labH := newLabHandler(LabOptions{}, s.log)
 	m.Handle("/api/lab", labH)
 	m.HandleFunc("POST /api/lab", s.jsonOnly(s.limited(s.lab, "lab experiments", false, labH.ServeHTTP)))
 	// Every other API request: 405 or 404 (handleNoRoute).
