@@ -102,10 +102,8 @@ func (c Config) Validate() error {
 	case c.Opening < 0 || c.Opening > MaxOpening:
 		return fmt.Errorf("lab: opening turns %d out of range; use 0 to %d", c.Opening, MaxOpening)
 	}
-	if c.Player.Level != 0 {
-		if _, err := search.Level(c.Player.Level); err != nil {
-			return fmt.Errorf("lab: %s", strings.TrimPrefix(err.Error(), "search: "))
-		}
+	if k := c.Player.Level; k != 0 && (k < search.MinLevel || k > search.MaxLevel) {
+		return fmt.Errorf("lab: level %d does not exist; levels are %d to %d", k, search.MinLevel, search.MaxLevel)
 	}
 	for _, rs := range c.Rulesets {
 		if err := rs.Validate(); err != nil {

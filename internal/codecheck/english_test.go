@@ -39,7 +39,7 @@ var textFuncs = map[string]bool{
 // strip to show a message under its own name ("matombo arena: ..."): it
 // reads no fact from the text. The rules engine's prefix is not one of
 // them: mancala.Message strips it.
-var displayPrefix = regexp.MustCompile(`^"(arena|lab|loadtest|search): "$`)
+var displayPrefix = regexp.MustCompile(`^"(arena|lab|loadtest): "$`)
 
 // allowed are the places that must read a message's text, each with its
 // reason.
