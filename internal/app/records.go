@@ -21,7 +21,7 @@ func readRecord(text, ruleset string) (*mancala.Record, *mancala.State, error) {
 	} else {
 		rs, rerr := mancala.ParseRuleset(ruleset)
 		if rerr != nil {
-			return nil, nil, Errorf(EInvalid, "ruleset parameter: %s", trimPrefix(rerr))
+			return nil, nil, Errorf(EInvalid, "ruleset parameter: %s", mancala.Message(rerr))
 		}
 		rec, err = mancala.ParseRecordAs(text, rs)
 	}
@@ -38,7 +38,7 @@ func readRecord(text, ruleset string) (*mancala.Record, *mancala.State, error) {
 // recordError is the EInvalid error of a record that does not read or
 // replay, with the reading a *mancala.ReadingError suggests.
 func recordError(err error) error {
-	e := Errorf(EInvalid, "%s", trimPrefix(err))
+	e := Errorf(EInvalid, "%s", mancala.Message(err))
 	var re *mancala.ReadingError
 	if errors.As(err, &re) {
 		e.SuggestRuleset = re.Suggest.String()

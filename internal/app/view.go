@@ -135,27 +135,15 @@ func boardOf(s *mancala.State) Board {
 	return b
 }
 
-// decisionOf names the kind of decision s waits for.
+// decisionOf names the kind of decision s waits for (mancala.DecisionKind's
+// names); South's choice of the simultaneous Choro opening is "opening" as
+// North's is, though for the engine it starts a turn.
 func decisionOf(s *mancala.State) string {
-	switch p := s.Pending(); {
-	case s.IsOver():
-		return "over"
-	case s.InSetup():
-		return "setup"
-	case s.InSimultaneousOpening():
-		return "opening"
-	case s.AtTurnStart():
-		return "start"
-	case strings.HasPrefix(p, "relay"):
-		return "head"
-	case strings.HasPrefix(p, "take"):
-		return "pick"
-	case strings.HasPrefix(p, "remove"):
-		return "remove"
-	case strings.HasPrefix(p, "sow"):
-		return "direction"
+	k := s.Decision().Kind
+	if k == mancala.DecisionTurn && s.InSimultaneousOpening() {
+		return mancala.DecisionOpening.String()
 	}
-	return "start"
+	return k.String()
 }
 
 // legalStrings returns the legal actions of s sorted as strings, [] when over.
@@ -207,11 +195,6 @@ func PositionView(ruleset, position string) (*GameView, error) {
 	v := &GameView{Turns: [][]string{}, Moves: []TurnView{}, Players: map[string]Player{}, Seated: map[string]bool{}}
 	positionView(v, s)
 	return v, nil
-}
-
-// trimPrefix returns err's message without the engine's package prefix.
-func trimPrefix(err error) string {
-	return strings.TrimPrefix(err.Error(), "mancala: ")
 }
 
 // played is a stored game replayed: the state and its record.
@@ -285,15 +268,15 @@ func replay(g *Game) (*played, error) {
 func startState(ruleset, start string) (*mancala.State, error) {
 	rs, err := mancala.ParseRuleset(ruleset)
 	if err != nil {
-		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	s, err := mancala.NewGame(rs)
 	if err != nil {
-		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	if start != "" {
 		if err := s.SetPosition(start); err != nil {
-			return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+			return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 		}
 	}
 	return s, nil

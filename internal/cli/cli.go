@@ -62,6 +62,7 @@ func commands() []command {
 		loadtestCommand(),
 		labCommand(),
 		arenaCommand(),
+		tuneCommand(),
 		playCommand(),
 		engineCommand(),
 		versionCommand(),

@@ -17,7 +17,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/web"
-	"matombo/lab"
+	"matombo/search"
 )
 
 // Body limits of requests.
@@ -29,9 +29,9 @@ const (
 
 // Config configures Run.
 type Config struct {
-	Addr   string    // host:port to listen on; port 0 picks a free port
-	Store  app.Store // where games are kept; Run does not close it
-	Mover  app.Mover // the AI; nil: the service's default
+	Addr   string        // host:port to listen on; port 0 picks a free port
+	Store  app.Store     // where games are kept; Run does not close it
+	AI     search.Levels // the AI's player per level (app.Config.AI); zero: the service's default
 	Logger *slog.Logger
 	// Ready, if set, is called with the base URL (http://host:port) once the
 	// server listens.
@@ -141,13 +141,12 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
-	// The research lab's experiments (package lab): the limits, and the
+	// The research lab's experiments (lab.go): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach
-	// the lab's handler, which answers 405.
-	// One game at a time, so that an experiment leaves the other cores to
-	// the players (a random-player experiment takes one core; a level
-	// player's search may take two).
-	labH := lab.NewHTTPHandler(lab.HTTPOptions{Workers: 1})
+	// the lab's handler, which answers 405. One game at a time, so that an
+	// experiment leaves the other cores to the players (a random-player
+	// experiment takes one core; a level player's search may take two).
+	labH := newLabHandler(LabOptions{Workers: 1}, s.log)
 	m.Handle("/api/lab", labH)
 	m.HandleFunc("POST /api/lab", s.jsonOnly(s.limited(s.lab, "lab experiments", false, labH.ServeHTTP)))
 	// Every other API request: 405 or 404 (handleNoRoute).
@@ -345,7 +344,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
-	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
+	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
 	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits})
 	srv.SetMetricsToken(cfg.MetricsToken)
 	lctx, stopListen := context.WithCancel(ctx)
