@@ -173,7 +173,7 @@ func (e *Engine) Do(req Request) Answer {
 		err = fmt.Errorf("op %q does not exist; ops are presets, new, play, ai, resign, view", req.Op)
 	}
 	if err != nil {
-		return Answer{Error: strings.TrimPrefix(err.Error(), "mancala: ")}
+		return Answer{Error: mancala.Message(err)}
 	}
 	ans.OK = true
 	if e.rec != nil && req.Op != "presets" {
