@@ -66,6 +66,7 @@ type Service struct {
 	notifier  Notifier
 	broadcast Broadcast
 	cache     *gameCache
+	finish    FinishListener // hears of the games that end (finish.go)
 }
 
 // newMover returns the Mover the service uses when none is configured.
@@ -634,6 +635,7 @@ func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActR
 	g.Turns, g.Result, g.Reason, g.Updated = st.Turns(), result, reason, m.At
 	res := &ActResult{Game: p.view(""), Events: eventViews(evs, a, side)}
 	s.publish(ctx, g.ID, Update{Game: res.Game, Events: res.Events})
+	s.finished(ctx, g)
 	return res, nil
 }
 
@@ -816,6 +818,7 @@ func (s *Service) Resign(ctx context.Context, id, token string) (*GameView, erro
 	}
 	v := p.view("")
 	s.publish(ctx, id, Update{Game: v})
+	s.finished(ctx, g)
 	v.You = side.String()
 	return v, nil
 }
