@@ -109,3 +109,14 @@ func (s *Service) SeatToken(ctx context.Context, a *Account, id string) (*Seat, 
 	}
 	return nil, app.Errorf(app.EForbidden, "your account holds no seat in game %s", id)
 }
+
+// MayTake reports whether a may be given the seat at side ("S" or "N")
+// of game id: not when the game is rated and another account holds that
+// side.
+func (s *Service) MayTake(ctx context.Context, a *Account, id, side string) (bool, error) {
+	sd := mancala.South
+	if side == "N" {
+		sd = mancala.North
+	}
+	return s.mayTake(ctx, a, &app.Game{ID: id}, sd)
+}
