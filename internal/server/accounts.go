@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -210,7 +211,20 @@ func (s *Server) allowed(w http.ResponseWriter, l *limiter, key, what string) er
 	}
 	secs := int((retry + time.Second - 1) / time.Second)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	return app.Errorf(app.ERateLimited, "too many %s: %s, %d a %s; retry in %d s", what, l.what, l.n, windowText(l.window), secs)
+	return app.Errorf(app.ERateLimited, "too many %s: %s, %d %s; retry in %d s", what, l.what, l.n, perWindow(l.window), secs)
+}
+
+// perWindow names a limit's window: "an hour", "per 15 minutes".
+func perWindow(d time.Duration) string {
+	switch {
+	case d == time.Hour:
+		return "an hour"
+	case d == time.Minute:
+		return "a minute"
+	case d%time.Minute == 0:
+		return fmt.Sprintf("per %d minutes", d/time.Minute)
+	}
+	return "per " + d.String()
 }
 
 // loginLimits counts a log-in attempt on the account key from r's
@@ -234,7 +248,7 @@ func (s *Server) loginLimits(w http.ResponseWriter, r *http.Request, key string)
 	}
 	secs := int((retry + time.Second - 1) / time.Second)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	return nil, app.Errorf(app.ERateLimited, "too many %s: %s, %d a %s; retry in %d s", what, l.what, l.n, windowText(l.window), secs)
+	return nil, app.Errorf(app.ERateLimited, "too many %s: %s, %d %s; retry in %d s", what, l.what, l.n, perWindow(l.window), secs)
 }
 
 func (s *Server) handleLogIn(w http.ResponseWriter, r *http.Request) {

@@ -26,6 +26,10 @@
 //	/rules/tsoro            rules/tsoro.html     rules pages with a demo board
 //	/rules/nsolo            rules/nsolo.html
 //	/rules/choro            rules/choro.html
+//	/leaderboard            leaderboard.html     the ratings of a preset (?ruleset=)
+//	/login                  login.html           log in (an optional account), or log out
+//	/signup                 signup.html          create an account
+//	/profile/{name}         profile.html         a player's ratings, results and games
 //	/static/...             the files of static/ (css/, js/, img/, demo/)
 //
 // Any other path is answered 404 with the notfound.html shell. The shells
@@ -83,6 +87,10 @@ func Pages() []Page {
 		{Route: "/rules/tsoro", File: "rules/tsoro.html", Nav: "/rules/tsoro"},
 		{Route: "/rules/nsolo", File: "rules/nsolo.html", Nav: "/rules/nsolo"},
 		{Route: "/rules/choro", File: "rules/choro.html", Nav: "/rules/choro"},
+		{Route: "/leaderboard", File: "leaderboard.html", Nav: "/leaderboard"},
+		{Route: "/login", File: "login.html", Nav: "/login"},
+		{Route: "/signup", File: "signup.html"},
+		{Route: "/profile/{}", File: "profile.html"},
 	}
 }
 
