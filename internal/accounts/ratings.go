@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"fmt"
 
 	"matombo/internal/app"
 	"matombo/mancala"
@@ -91,16 +92,15 @@ func (s *Service) Rate(ctx context.Context, g *app.Game) (bool, error) {
 	var players [2]string
 	for i, h := range holders {
 		if len(h) != 1 {
-			s.log.Info("accounts: rated game not rated: a side is not held by one account", "game", g.ID, "side", mancala.Player(i).String(), "accounts", len(h))
-			return false, nil
+			why := fmt.Sprintf("%s's side is held by %d accounts, not one", mancala.Player(i).Name(), len(h))
+			return false, s.settle(ctx, g.ID, why)
 		}
 		for id := range h {
 			players[i] = id
 		}
 	}
 	if players[0] == players[1] {
-		s.log.Info("accounts: rated game not rated: one account holds both sides", "game", g.ID)
-		return false, nil
+		return false, s.settle(ctx, g.ID, "one account holds both sides")
 	}
 	return s.store.ApplyRating(ctx, g.ID, players, s.now(), func(before [2]Glicko) [2]Glicko {
 		return [2]Glicko{
@@ -108,4 +108,47 @@ func (s *Service) Rate(ctx context.Context, g *app.Game) (bool, error) {
 			before[1].Update([]Outcome{{Opponent: before[0], Score: 1 - score}}, Tau),
 		}
 	})
+}
+
+// settle records why rated game id is not rated.
+func (s *Service) settle(ctx context.Context, id, why string) error {
+	s.log.Info("accounts: a rated game is not rated", "game", id, "why", why)
+	return s.store.SettleUnrated(ctx, id, why)
+}
+
+// RatePending rates the finished rated games whose rating was missed (a
+// failed write, an instance stopped as a game ended), a batch at a time,
+// until none is left or ctx ends, and returns how many it rated. The
+// server runs it at its start.
+func (s *Service) RatePending(ctx context.Context) (int, error) {
+	rated := 0
+	seen := map[string]bool{}
+	for ctx.Err() == nil {
+		ids, err := s.store.PendingRatings(ctx, 100)
+		if err != nil || len(ids) == 0 {
+			return rated, err
+		}
+		progress := false
+		for _, id := range ids {
+			if seen[id] {
+				continue
+			}
+			seen[id], progress = true, true
+			g, err := s.games.Game(ctx, id)
+			if err != nil {
+				return rated, err
+			}
+			done, err := s.Rate(ctx, g)
+			if err != nil {
+				return rated, err
+			}
+			if done {
+				rated++
+			}
+		}
+		if !progress {
+			return rated, fmt.Errorf("accounts: %d rated games stay pending after being rated", len(ids))
+		}
+	}
+	return rated, ctx.Err()
 }

@@ -140,6 +140,13 @@ type Store interface {
 	// game), stores rate's results with a history point each, and marks
 	// the game rated, in one transaction; it reports whether it did.
 	ApplyRating(ctx context.Context, id string, accounts [2]string, at time.Time, rate RateFunc) (bool, error)
+	// SettleUnrated records why game id, marked rated and not yet rated,
+	// will not be: it is no longer pending.
+	SettleUnrated(ctx context.Context, id, reason string) error
+	// PendingRatings returns up to limit games marked rated, neither rated
+	// nor settled unrated, that are over: games whose rating was missed
+	// (a failed write, an instance stopped at the end of a game).
+	PendingRatings(ctx context.Context, limit int) ([]string, error)
 	// Ratings returns account id's ratings.
 	Ratings(ctx context.Context, id string) ([]Rating, error)
 	// RatingHistory returns account id's rating points under key, oldest

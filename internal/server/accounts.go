@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"matombo/internal/accounts"
@@ -524,4 +525,21 @@ func accountsOf(store app.Store, log *slog.Logger) *accounts.Service {
 		return nil
 	}
 	return accounts.New(accounts.Config{Store: as, Games: store, Logger: log})
+}
+
+// ratePending rates, in the background until ctx ends, the finished rated
+// games whose rating was missed; wg tracks the goroutine.
+func (s *Server) ratePending(ctx context.Context, wg *sync.WaitGroup) {
+	acc := s.accts.acc
+	if acc == nil {
+		return
+	}
+	wg.Go(func() {
+		n, err := acc.RatePending(ctx)
+		if err != nil && ctx.Err() == nil {
+			s.log.Error("accounts: rate the games whose rating was missed", "rated", n, "err", err)
+		} else if n > 0 {
+			s.log.Info("accounts: rated games whose rating was missed", "rated", n)
+		}
+	})
 }

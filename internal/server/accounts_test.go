@@ -530,3 +530,75 @@ func TestAccountsDisabled(t *testing.T) {
 	c := e.create(app.CreateRequest{Ruleset: "nsolo", Opponent: "friend"})
 	e.call("POST", "/api/games/"+c.ID+"/join", "", joinRequest{Invite: strings.TrimPrefix(c.Invite, "/join/"+c.ID+"/")}, http.StatusOK, nil)
 }
+
+// TestRatedGameByTheRules: a rated game played to its end by the rules
+// (not resigned) is rated once, with the result the rules gave.
+func TestRatedGameByTheRules(t *testing.T) {
+	e := newAccountEnv(t)
+	ada, bob := e.browser(), e.browser()
+	ada.signUp("ada")
+	bob.signUp("bob")
+	var c app.Created
+	ada.call("POST", "/api/games", "", app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Rated: true}, http.StatusCreated, &c)
+	var j app.Joined
+	bob.call("POST", "/api/games/"+c.ID+"/join", "", joinRequest{Invite: strings.TrimPrefix(c.Invite, "/join/"+c.ID+"/")}, http.StatusOK, &j)
+	tokens := map[string]string{c.Seat: c.Token, j.Seat: j.Token}
+	v := e.view(c.ID, "")
+	m := newMirror(t, v.Ruleset)
+	for v.Status == "playing" {
+		a := m.next(t)
+		var res app.ActResult
+		e.call("POST", "/api/games/"+c.ID+"/actions", tokens[v.ToMove], map[string]any{"action": a, "ply": v.Ply}, http.StatusOK, &res)
+		m.apply(t, a)
+		v = *res.Game
+		if v.Ply > 2000 {
+			t.Fatal("game too long")
+		}
+	}
+	var board struct{ Ratings []accounts.RatingView }
+	e.call("GET", "/api/leaderboard?ruleset=nsolo", "", nil, http.StatusOK, &board)
+	if len(board.Ratings) != 2 || board.Ratings[0].Games != 1 || board.Ratings[1].Games != 1 {
+		t.Fatalf("after a game ended by the rules (%s, %s): leaderboard %+v", v.Result, v.Reason, board.Ratings)
+	}
+	score := map[string]float64{"S": 1, "N": 0, "draw": 0.5}[v.Result]
+	want := accounts.NewGlicko().Update([]accounts.Outcome{{Opponent: accounts.NewGlicko(), Score: score}}, accounts.Tau)
+	var p accounts.Profile
+	e.call("GET", "/api/players/ada", "", nil, http.StatusOK, &p)
+	if len(p.Ratings) != 1 || p.Ratings[0].Glicko != want {
+		t.Errorf("ada (South) after %s: %+v, want %+v", v.Result, p.Ratings, want)
+	}
+}
+
+// TestRatePending: a rated game whose end was stored without its rating
+// (an instance stopped between the two) is rated by RatePending, once.
+func TestRatePending(t *testing.T) {
+	e := newAccountEnv(t)
+	ada, bob := e.browser(), e.browser()
+	ada.signUp("ada")
+	bob.signUp("bob")
+	var c app.Created
+	ada.call("POST", "/api/games", "", app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Rated: true}, http.StatusCreated, &c)
+	bob.call("POST", "/api/games/"+c.ID+"/join", "", joinRequest{Invite: strings.TrimPrefix(c.Invite, "/join/"+c.ID+"/")}, http.StatusOK, nil)
+	// An unratable rated game: its opponent joined anonymously.
+	var u app.Created
+	ada.call("POST", "/api/games", "", app.CreateRequest{Ruleset: "nsolo", Opponent: "friend", Rated: true}, http.StatusCreated, &u)
+	e.browser().call("POST", "/api/games/"+u.ID+"/join", "", joinRequest{Invite: strings.TrimPrefix(u.Invite, "/join/"+u.ID+"/")}, http.StatusOK, nil)
+	ctx := context.Background()
+	for _, id := range []string{c.ID, u.ID} {
+		if err := e.store.Finish(ctx, id, 0, "N", "resigned"); err != nil { // past the service: no rating
+			t.Fatal(err)
+		}
+	}
+	acc := accounts.New(accounts.Config{Store: e.sq, Games: e.store, Params: testParams})
+	if n, err := acc.RatePending(ctx); n != 1 || err != nil {
+		t.Fatalf("RatePending rated %d (%v), want 1", n, err)
+	}
+	if n, err := acc.RatePending(ctx); n != 0 || err != nil {
+		t.Errorf("RatePending again rated %d (%v)", n, err)
+	}
+	var p accounts.Profile
+	e.call("GET", "/api/players/bob", "", nil, http.StatusOK, &p)
+	if len(p.Ratings) != 1 || p.Ratings[0].Games != 1 || p.Ratings[0].Glicko.Rating <= 1500 {
+		t.Errorf("bob (North, the winner) %+v", p.Ratings)
+	}
+}

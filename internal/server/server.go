@@ -365,6 +365,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Broadcast != nil {
 		srv.listen(lctx, cfg.Broadcast, &listeners)
 	}
+	srv.ratePending(lctx, &listeners) // accounts.go: the ratings a stopped instance missed
 	hs := newHTTPServer(srv, cfg.Timeouts, log)
 	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	hs.RegisterOnShutdown(srv.Shutdown)

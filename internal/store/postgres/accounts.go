@@ -291,8 +291,9 @@ func (s *Store) ApplyRating(ctx context.Context, id string, players [2]string, a
 		done = false
 		var k accounts.RatingKey
 		var rated *time.Time
-		err := tx.QueryRow(ctx, `SELECT ruleset, category, rated FROM rated_games WHERE game_id = $1 FOR UPDATE`, id).Scan(&k.Ruleset, &k.Category, &rated)
-		if errors.Is(err, pgx.ErrNoRows) || err == nil && rated != nil {
+		var unrated *string
+		err := tx.QueryRow(ctx, `SELECT ruleset, category, rated, unrated FROM rated_games WHERE game_id = $1 FOR UPDATE`, id).Scan(&k.Ruleset, &k.Category, &rated, &unrated)
+		if errors.Is(err, pgx.ErrNoRows) || err == nil && (rated != nil || unrated != nil) {
 			return nil
 		}
 		if err != nil {
@@ -338,6 +339,35 @@ func (s *Store) ApplyRating(ctx context.Context, id string, players [2]string, a
 		return nil
 	})
 	return done && err == nil, err
+}
+
+// SettleUnrated implements accounts.Store.
+func (s *Store) SettleUnrated(ctx context.Context, id, reason string) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE rated_games SET unrated = $1 WHERE game_id = $2 AND rated IS NULL`, reason, id); err != nil {
+			return fmt.Errorf("postgres: settle game %s unrated: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// PendingRatings implements accounts.Store.
+func (s *Store) PendingRatings(ctx context.Context, limit int) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT rated_games.game_id FROM rated_games JOIN games ON games.id = rated_games.game_id
+		WHERE rated_games.rated IS NULL AND rated_games.unrated IS NULL AND games.result <> '*' ORDER BY games.updated, games.id LIMIT $1`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: pending ratings: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // Ratings implements accounts.Store.

@@ -289,8 +289,9 @@ func (s *Store) ApplyRating(ctx context.Context, id string, players [2]string, a
 	err := s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var k accounts.RatingKey
 		var rated sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT ruleset, category, rated FROM rated_games WHERE game_id = ?`, id).Scan(&k.Ruleset, &k.Category, &rated)
-		if errors.Is(err, sql.ErrNoRows) || err == nil && rated.Valid {
+		var unrated sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT ruleset, category, rated, unrated FROM rated_games WHERE game_id = ?`, id).Scan(&k.Ruleset, &k.Category, &rated, &unrated)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && (rated.Valid || unrated.Valid) {
 			return nil
 		}
 		if err != nil {
@@ -326,6 +327,35 @@ func (s *Store) ApplyRating(ctx context.Context, id string, players [2]string, a
 		return nil
 	})
 	return done && err == nil, err
+}
+
+// SettleUnrated implements accounts.Store.
+func (s *Store) SettleUnrated(ctx context.Context, id, reason string) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE rated_games SET unrated = ? WHERE game_id = ? AND rated IS NULL`, reason, id); err != nil {
+			return fmt.Errorf("sqlite: settle game %s unrated: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// PendingRatings implements accounts.Store.
+func (s *Store) PendingRatings(ctx context.Context, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT rated_games.game_id FROM rated_games JOIN games ON games.id = rated_games.game_id
+		WHERE rated_games.rated IS NULL AND rated_games.unrated IS NULL AND games.result <> '*' ORDER BY games.updated, games.id LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: pending ratings: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // Ratings implements accounts.Store.

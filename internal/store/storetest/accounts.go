@@ -33,6 +33,7 @@ func RunAccounts(t *testing.T, newStore func(t *testing.T) AccountStore) {
 		{"AccountGames", testAccountGames},
 		{"Ratings", testRatings},
 		{"ConcurrentRating", testConcurrentRating},
+		{"PendingRatings", testPendingRatings},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -336,5 +337,46 @@ func testConcurrentRating(t *testing.T, s AccountStore) {
 	rs, err := s.Ratings(ctx, a.ID)
 	if applied != games || err != nil || len(rs) != 1 || rs[0].Games != games || rs[0].Glicko.Rating != 1500+games {
 		t.Errorf("applied %d of %d games; ada's ratings %+v (%v)", applied, games, rs, err)
+	}
+}
+
+// testPendingRatings: the games marked rated that are over, neither rated
+// nor settled unrated, are pending; a settled game is not rated.
+func testPendingRatings(t *testing.T, s AccountStore) {
+	ctx := context.Background()
+	a, b := mustAccount(t, s, "ada"), mustAccount(t, s, "bob")
+	key := accounts.RatingKey{Ruleset: "nsolo", Category: accounts.CategoryUntimed}
+	for i, result := range []string{"S", "N", "*", "draw"} {
+		g := newGame(fmt.Sprint("g", i), base.Add(time.Duration(i)*time.Second))
+		g.Result = result
+		mustCreate(t, s, g)
+		if i < 3 {
+			if err := s.MarkRated(ctx, g.ID, key); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, err := s.PendingRatings(ctx, 10)
+	if err != nil || fmt.Sprint(got) != "[g0 g1]" {
+		t.Fatalf("pending %v (%v), want [g0 g1]: over, marked rated", got, err)
+	}
+	if err := s.SettleUnrated(ctx, "g1", "North's side is held by 0 accounts, not one"); err != nil {
+		t.Fatal(err)
+	}
+	keep := func(b [2]accounts.Glicko) [2]accounts.Glicko { return b }
+	if done, err := s.ApplyRating(ctx, "g1", [2]string{a.ID, b.ID}, base, keep); done || err != nil {
+		t.Errorf("a settled game was rated: %v %v", done, err)
+	}
+	if done, err := s.ApplyRating(ctx, "g0", [2]string{a.ID, b.ID}, base, keep); !done || err != nil {
+		t.Errorf("a pending game was not rated: %v %v", done, err)
+	}
+	if err := s.SettleUnrated(ctx, "g0", "too late"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.PendingRatings(ctx, 10); err != nil || len(got) != 0 {
+		t.Errorf("pending %v (%v) after rating and settling", got, err)
+	}
+	if rs, err := s.Ratings(ctx, a.ID); err != nil || len(rs) != 1 || rs[0].Games != 1 {
+		t.Errorf("ada's ratings %+v (%v): settling a rated game must not undo it", rs, err)
 	}
 }

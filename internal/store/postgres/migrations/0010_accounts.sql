@@ -32,8 +32,11 @@ CREATE TABLE rated_games (
 	game_id  TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
 	ruleset  TEXT NOT NULL,
 	category TEXT NOT NULL,
-	rated    TIMESTAMPTZ               -- when its ratings were applied; NULL before
+	rated    TIMESTAMPTZ, -- when its ratings were applied; NULL before
+	unrated  TEXT         -- why it was not rated (a side not held by one account); NULL before
 );
+
+CREATE INDEX rated_games_pending ON rated_games (game_id) WHERE rated IS NULL AND unrated IS NULL;
 
 CREATE TABLE ratings (
 	account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
