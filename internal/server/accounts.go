@@ -258,7 +258,11 @@ func (s *Server) handleLogIn(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	give, err := s.loginLimits(w, r, strings.ToLower(c.Name))
+	key, err := accounts.NameKey(c.Name)
+	if err != nil {
+		key = "" // no such account: one bucket for every malformed name, which fails without a hash
+	}
+	give, err := s.loginLimits(w, r, key)
 	if err != nil {
 		s.fail(w, r, err)
 		return
