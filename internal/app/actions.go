@@ -136,5 +136,6 @@ func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActR
 	}
 	u := p.update(events)
 	s.publish(ctx, g.ID, u)
+	s.finished(ctx, g)
 	return &ActResult{Game: u.Game, Events: u.Events, update: u}, nil
 }

@@ -19,6 +19,7 @@ type CreateRequest struct {
 	Side     string `json:"side"`     // the creator's side: "S" (moves first), "N" or "random" ("" : S)
 	Name     string `json:"name"`     // the creator's name, optional
 	Position string `json:"position"` // the position to start from (RULES.md §5), at the start of a turn; "" for the ruleset's start
+	Rated    bool   `json:"rated"`    // rated between two accounts (the server's accounts check and record it); default false
 	// Client is who asks (the server: the peer's address), not read from
 	// JSON: the AI's turns of one client's games share a bounded part of
 	// the thinkers (sched.go). "": the game counts as a client of its own.

@@ -29,6 +29,7 @@ func (s *Service) Resign(ctx context.Context, id, token string) (*GameView, erro
 	}
 	v := p.view("")
 	s.publish(ctx, id, Update{Game: v})
+	s.finished(ctx, g)
 	v.You = side.String()
 	return v, nil
 }

@@ -72,6 +72,7 @@ type Service struct {
 	notifier  Notifier
 	broadcast Broadcast
 	cache     *gameCache
+	finish    FinishListener // hears of the games that end (finish.go)
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
