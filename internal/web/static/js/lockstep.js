@@ -101,6 +101,9 @@ export async function animateLockstep(board, events, delay) {
         hands[side].show(at, lap.e.stones - lap.dropped);
         drops++;
       }
+      // Keep both hands in view, the viewer's first (North's when the board is turned).
+      const order = board.flipped ? ["N", "S"] : ["S", "N"];
+      board.follow(order.map((side) => active[side] && active[side].path[active[side].dropped - 1]).filter(Boolean));
       // Steps where both players dropped a stone, drawn one by one (the browser tests read it).
       if (drops === 2 && !board.skipping) d.lockstepSteps = String(Number(d.lockstepSteps || 0) + 1);
       await board.sleep(per);
