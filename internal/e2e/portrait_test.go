@@ -37,6 +37,8 @@ func TestPortrait(t *testing.T) {
 		{"4x6", "tsoro", map[string]string{"size": "6", "heads": "none", "bonus": "3"}},
 		{"4x21", "tsoro", map[string]string{"size": "21"}},
 		{"4x36", "nsolo", map[string]string{"size": "36"}},
+		// Choro's simultaneous opening: both hands sow at once (lockstep).
+		{"choro", "choro", nil},
 	}
 	for _, sc := range screens {
 		for _, b := range boards {
@@ -76,23 +78,26 @@ const checkHoles = `((holes) => holes.map((hole) => {
   };
 }))`
 
-// followSampler records, every 15 ms, where the hole being sown is drawn.
+// followSampler records, every 15 ms, where the holes being sown are drawn
+// (two in Choro's simultaneous opening).
 const followSampler = `(() => {
   const s = window.__follow = { samples: 0, sowing: 0, north: 0, outside: [], ys: [], xs: [] };
   s.timer = setInterval(() => {
     s.samples++;
-    const g = document.querySelector("#board g.hole.sowing");
-    if (!g) return;
+    const gs = [...document.querySelectorAll("#board g.hole.sowing")];
+    if (!gs.length) return;
     s.sowing++;
-    if ("cd".includes(g.dataset.hole[0])) s.north++; // the AI sows its own rows
-    const r = g.getBoundingClientRect();
+    if (gs.some((g) => "cd".includes(g.dataset.hole[0]))) s.north++; // the AI sows its own rows
     const box = document.querySelector("#board").getBoundingClientRect();
     const left = Math.max(0, box.left), right = Math.min(innerWidth, box.right);
     const y = Math.round(scrollY), x = Math.round(document.querySelector("#board").scrollLeft);
     if (!s.ys.includes(y)) s.ys.push(y);
     if (!s.xs.includes(x)) s.xs.push(x);
-    if (r.top < -0.5 || r.bottom > innerHeight + 0.5 || r.left < left - 0.5 || r.right > right + 0.5) {
-      s.outside.push(g.dataset.hole + " at " + Math.round(r.left) + "," + Math.round(r.top));
+    for (const g of gs) {
+      const r = g.getBoundingClientRect();
+      if (r.top < -0.5 || r.bottom > innerHeight + 0.5 || r.left < left - 0.5 || r.right > right + 0.5) {
+        s.outside.push(g.dataset.hole + " at " + Math.round(r.left) + "," + Math.round(r.top));
+      }
     }
   }, 15);
 })()`
@@ -233,6 +238,13 @@ func portraitBoard(s *session, sc screen, b boardCase) {
 	}
 	t.Logf("animation: %d samples, %d with a hole being sown (%d of them the AI's), all in view: %v; page scrolled to %d places (y %v), board sideways to %d",
 		f.Samples, f.Sowing, f.North, len(f.Outside) == 0, len(f.Ys), f.Ys[:min(len(f.Ys), 6)], len(f.Xs))
+	if b.game == "choro" {
+		if n := s.lockstepSteps(ctx); n == 0 {
+			t.Error("Choro's opening was not sown in lockstep")
+		} else {
+			t.Logf("Choro's opening: %d lockstep steps drawn, both hands in view", n)
+		}
+	}
 	noSideways("after the AI's move")
 	s.noDesync(ctx, sc.name+" "+b.name)
 	s.shot(ctx, "board-"+sc.name+"-"+b.name+"-after")

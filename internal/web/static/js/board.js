@@ -61,6 +61,24 @@ function holeSeed(hole) {
   return h;
 }
 
+// scrollPlan decides a scroll along one axis for follow: los and his are the
+// holes' near and far edges (the first hole's first), from and to the view's.
+// It returns null when they are well inside, else {delta, inside}: the scroll
+// that centres them (the first alone when they cannot all be shown) and
+// whether they are still in view now.
+function scrollPlan(los, his, from, to, margin) {
+  let lo = Math.min(...los);
+  let hi = Math.max(...his);
+  const room = to - from;
+  if (hi - lo > room) {
+    lo = los[0];
+    hi = his[0];
+  }
+  const m = Math.min(margin, Math.max(0, (room - (hi - lo)) / 2));
+  if (lo >= from + m && hi <= to - m) return null;
+  return { delta: (lo + hi) / 2 - (from + to) / 2, inside: lo >= from && hi <= to };
+}
+
 /**
  * Board draws a position and lets the player pick legal holes.
  * Options: label (accessible name), onPick(hole) when a legal hole is chosen,
@@ -398,13 +416,14 @@ export class Board {
   }
 
   /**
-   * follow keeps the holes being sown in view (the first of names matters
-   * most; the others are kept too when they fit): when they come within a
-   * hole and a half of the edge of the viewport, or of the board's own
-   * sideways scroll, the page scrolls to bring them to the middle, smoothly
-   * unless the user prefers reduced motion; when they are already out of
-   * view, at once. A board the reader scrolled right out of view is left
-   * alone, and nothing moves while an animation is being skipped.
+   * follow keeps the holes being sown in view (two in Choro's lockstep
+   * opening; when they cannot both be shown, the first): when they come
+   * within a hole and a half of the edge of the viewport, or of the board's
+   * own sideways scroll (less when they only just fit), the page scrolls to
+   * bring them to the middle, smoothly unless the user prefers reduced
+   * motion; when they are already out of view, at once. A board the reader
+   * scrolled right out of view is left alone, and nothing moves while an
+   * animation is being skipped.
    */
   follow(names) {
     if (this.skipping || !this.svg) return;
@@ -415,21 +434,14 @@ export class Board {
     const whole = this.svg.getBoundingClientRect();
     if (whole.bottom <= 0 || whole.top >= vh) return;
     const box = this.host.getBoundingClientRect();
-    const view = { left: Math.max(0, box.left), right: Math.min(vw, box.right), top: 0, bottom: vh };
     const margin = 1.5 * rects[0].height;
-    const union = (rs) => rs.reduce((u, r) => ({
-      left: Math.min(u.left, r.left), right: Math.max(u.right, r.right),
-      top: Math.min(u.top, r.top), bottom: Math.max(u.bottom, r.bottom),
-    }));
-    let r = union(rects);
-    if (r.bottom - r.top > vh - 2 * margin || r.right - r.left > view.right - view.left - 2 * margin) r = rects[0];
-    const inside = r.top >= view.top && r.bottom <= view.bottom && r.left >= view.left && r.right <= view.right;
-    const nearV = r.top < view.top + margin || r.bottom > view.bottom - margin;
-    const nearH = r.left < view.left + margin || r.right > view.right - margin;
-    if (!nearV && !nearH) return;
-    const behavior = inside && !reducedMotion() ? "smooth" : "instant";
-    if (nearV) window.scrollBy({ top: (r.top + r.bottom) / 2 - vh / 2, behavior });
-    if (nearH) this.host.scrollBy({ left: (r.left + r.right) / 2 - (view.left + view.right) / 2, behavior });
+    const v = scrollPlan(rects.map((r) => r.top), rects.map((r) => r.bottom), 0, vh, margin);
+    const h = scrollPlan(rects.map((r) => r.left), rects.map((r) => r.right), Math.max(0, box.left), Math.min(vw, box.right), margin);
+    if (!v && !h) return;
+    const smooth = !reducedMotion() && (!v || v.inside) && (!h || h.inside);
+    const behavior = smooth ? "smooth" : "instant";
+    if (v) window.scrollBy({ top: v.delta, behavior });
+    if (h) this.host.scrollBy({ left: h.delta, behavior });
   }
 
   // sowing marks the hole a stone was just dropped into (the tests read it) and follows it.
