@@ -202,7 +202,9 @@ func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
 
 // randomOpening returns the actions of `turns` random turns from the start,
 // drawn by a generator seeded with seed and stream (see openingStream). An
-// opening that would end the game is drawn again.
+// opening that would end the game is drawn again. The simultaneous Choro
+// opening is one turn of two random choices, North's drawn from its outer
+// holes, which do not depend on South's choice.
 func randomOpening(rs mancala.Ruleset, turns int, seed, stream uint64) ([]mancala.Action, error) {
 	rng := rand.New(rand.NewPCG(seed, stream))
 	s, err := mancala.NewGame(rs)
@@ -258,8 +260,13 @@ func playGame(ctx context.Context, cfg Config, seats [2]seat, opening []mancala.
 		if h, ok := p.(historian); ok {
 			h.setHistory(cfg.Ruleset, "", played)
 		}
-		view.CopyFrom(s)
-		a, err := p.Choose(ctx, view, lim)
+		var a mancala.Action
+		if _, engine := p.(historian); s.OpeningChoiceHidden() && !engine {
+			a, err = chooseHiddenNorth(ctx, p, s, lim) // North must not see South's choice: hidden.go
+		} else {
+			view.CopyFrom(s)
+			a, err = p.Choose(ctx, view, lim)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s to move: %w", s.ToMove().Name(), err)
 		}

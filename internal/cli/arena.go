@@ -31,6 +31,12 @@ losses, A's score, the Elo difference of A over B with its 95%
 confidence interval, and how the pairs went (A won both games, split, lost
 both: many split pairs mean the openings decided more than the players).
 
+In the simultaneous Choro opening (choro, opening=simultaneous) North's
+player never sees South's choice: the players of this program choose from
+the position before it; an engine gets the game's actions and must not use
+South's choice in go (RULES.md §6). With --opening 1 or more the random
+opening turns include the simultaneous opening, both choices at random.
+
 players:
   random            uniformly random legal actions
   uct               plain UCT with uniform random playouts
