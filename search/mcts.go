@@ -76,7 +76,8 @@ func (c MCTSConfig) Validate() error {
 	return c.Limits.Validate()
 }
 
-// MCTS is a Monte Carlo tree search player.
+// MCTS is a Monte Carlo tree search player. In the simultaneous Choro
+// opening it opens greedily (as OnePly does), never using South's choice.
 type MCTS struct {
 	cfg  MCTSConfig
 	last Stats
@@ -145,6 +146,12 @@ func (m *MCTS) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancal
 		lim = m.cfg.Limits
 	}
 	start := time.Now()
+	if s.InSimultaneousOpening() { // a tree of sequential decisions would see South's choice
+		rng := rand.New(rand.NewPCG(m.cfg.Seed, openingSeed(s)))
+		a, err := greedyOpening(s, s.ToMove(), rng.IntN)
+		m.last = Stats{Elapsed: time.Since(start)}
+		return a, err
+	}
 	legal := s.Legal(nil)
 	if len(legal) == 1 {
 		m.last = Stats{Elapsed: time.Since(start)}

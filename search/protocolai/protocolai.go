@@ -19,6 +19,10 @@ import (
 // (alpha-beta with the endgame solver) within that time or depth, and
 // `go playouts <n>` runs the Monte Carlo tree search with that many
 // playouts. With a playout or depth limit the answer is reproducible.
+//
+// In the simultaneous Choro opening every go runs the level, which solves
+// the matrix game of its scores of the 64 joint openings and draws from the
+// equilibrium with the seed; for North it never uses South's choice.
 type Chooser struct {
 	level *search.LevelPlayer
 	mcts  *search.MCTS
@@ -49,7 +53,7 @@ func (c *Chooser) Choose(ctx context.Context, s *mancala.State, lim protocol.Lim
 	if err := sl.Validate(); err != nil {
 		return 0, fmt.Errorf("protocolai: %w", err)
 	}
-	if lim.Playouts > 0 {
+	if lim.Playouts > 0 && !s.InSimultaneousOpening() {
 		return c.mcts.Choose(ctx, s, sl)
 	}
 	return c.level.Choose(ctx, s, sl)
