@@ -198,3 +198,34 @@ func TestShareLimits(t *testing.T) {
 		t.Errorf("zero limits shared as %+v", z)
 	}
 }
+
+// TestRandomOpeningTurnsCoverTheSimultaneousOpening: on Choro at its
+// defaults the first random turn is the whole simultaneous opening, two
+// choices, after which the main phase has begun.
+func TestRandomOpeningTurnsCoverTheSimultaneousOpening(t *testing.T) {
+	rs := mancala.Default(mancala.Choro)
+	for turns := 1; turns <= 3; turns++ {
+		acts, err := randomOpening(rs, turns, 4, openingStream(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := mancala.NewGame(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range acts {
+			if err := s.Apply(a); err != nil {
+				t.Fatal(err)
+			}
+			if i == 1 && s.InSimultaneousOpening() {
+				t.Fatalf("%d turns: still in the simultaneous opening after %v", turns, acts[:2])
+			}
+		}
+		if s.Turns() != turns || s.InSimultaneousOpening() || s.OpeningChoiceHidden() {
+			t.Errorf("%d turns: the opening %v ends at turn %d (simultaneous opening %v)", turns, acts, s.Turns(), s.InSimultaneousOpening())
+		}
+		if turns == 1 && len(acts) != 2 {
+			t.Errorf("one turn is the simultaneous opening's two choices, got %v", acts)
+		}
+	}
+}
