@@ -252,9 +252,16 @@ func (ab *AlphaBeta) chooseOpening(ctx context.Context, s *mancala.State, el Lim
 	if err != nil {
 		return 0, err
 	}
-	rng := rand.New(rand.NewPCG(ab.cfg.Seed, openingSeed(s)))
+	return drawOpening(g, s, ab.cfg.Seed), nil
+}
+
+// drawOpening draws the choice of the side to move at s from its strategy
+// in g, with a generator seeded by seed and the position before South's
+// choice.
+func drawOpening(g OpeningGame, s *mancala.State, seed uint64) mancala.Action {
+	rng := rand.New(rand.NewPCG(seed, openingSeed(s)))
 	me := s.ToMove()
-	return g.Choices(me)[drawMix(g.Mix(me), rng)], nil
+	return g.Choices(me)[drawMix(g.Mix(me), rng)]
 }
 
 // LastOpening returns the last opening game the player solved in the

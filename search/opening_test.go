@@ -73,7 +73,7 @@ func openingPlayers(t *testing.T, seed uint64) map[string]func() (Player, Limits
 			if err != nil {
 				t.Fatal(err)
 			}
-			return m, Limits{Playouts: 100}
+			return m, Limits{Playouts: 64 * 20}
 		},
 		"alphabeta": func() (Player, Limits) {
 			cfg := DefaultAlphaBeta(seed)
@@ -219,6 +219,43 @@ func TestOpeningLimits(t *testing.T) {
 		spec, _ := Level(k)
 		if spec.OpeningNodes == 0 || (spec.Nodes > 0 && 64*spec.OpeningNodes > spec.Nodes) {
 			t.Errorf("level %d: %d nodes for each joint opening, %d for a decision", k, spec.OpeningNodes, spec.Nodes)
+		}
+	}
+}
+
+// TestMCTSOpeningIsAnEquilibrium checks the tree search's opening: an
+// equilibrium of its matrix of expected scores, reproducible with a
+// playout limit.
+func TestMCTSOpeningIsAnEquilibrium(t *testing.T) {
+	s := choroStart(t)
+	var first mancala.Action
+	for try := range 2 {
+		m, err := NewMCTS(DefaultMCTS(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := m.Choose(context.Background(), s, Limits{Playouts: 64 * 50})
+		if err != nil || !isLegal(s, a) {
+			t.Fatalf("%s (%v)", a, err)
+		}
+		g := m.LastOpening()
+		if len(g.Payoff) != 8 || len(g.Payoff[0]) != 8 {
+			t.Fatalf("a %d-row matrix", len(g.Payoff))
+		}
+		for _, row := range g.Payoff {
+			for _, v := range row {
+				if v < -1000 || v > 1000 {
+					if v != WinScore && v != -WinScore {
+						t.Errorf("entry %v is neither an expected score nor a proof", v)
+					}
+				}
+			}
+		}
+		checkEquilibrium(t, "the tree search's opening", g.Payoff, g.Equilibrium)
+		if try == 0 {
+			first = a
+		} else if a != first {
+			t.Errorf("seed 4 chose %s, then %s", first, a)
 		}
 	}
 }

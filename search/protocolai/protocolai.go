@@ -20,9 +20,9 @@ import (
 // `go playouts <n>` runs the Monte Carlo tree search with that many
 // playouts. With a playout or depth limit the answer is reproducible.
 //
-// In the simultaneous Choro opening every go runs the level, which solves
-// the matrix game of its scores of the 64 joint openings and draws from the
-// equilibrium with the seed; for North it never uses South's choice.
+// In the simultaneous Choro opening both solve the matrix game of their
+// scores of the 64 joint openings and draw from the equilibrium with the
+// seed; for North they never use South's choice.
 type Chooser struct {
 	level *search.LevelPlayer
 	mcts  *search.MCTS
@@ -53,7 +53,7 @@ func (c *Chooser) Choose(ctx context.Context, s *mancala.State, lim protocol.Lim
 	if err := sl.Validate(); err != nil {
 		return 0, fmt.Errorf("protocolai: %w", err)
 	}
-	if lim.Playouts > 0 && !s.InSimultaneousOpening() {
+	if lim.Playouts > 0 {
 		return c.mcts.Choose(ctx, s, sl)
 	}
 	return c.level.Choose(ctx, s, sl)
