@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"matombo/internal/accounts"
 	"matombo/internal/app"
@@ -19,7 +21,20 @@ var _ accounts.Store = (*Store)(nil)
 
 // isUnique reports whether err is a UNIQUE or PRIMARY KEY violation.
 func isUnique(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+// isForeignKey reports whether err is a FOREIGN KEY violation.
+func isForeignKey(err error) bool { return sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY }
+
+// sqliteCode returns the extended result code of an SQLite error, or 0.
+func sqliteCode(err error) int {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		return e.Code()
+	}
+	return 0
 }
 
 const accountColumns = `id, name, name_key, hash, seat_key, created`
@@ -145,7 +160,7 @@ func (s *Store) LinkSeat(ctx context.Context, l accounts.SeatLink, at time.Time)
 	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO account_seats (account_id, game_id, side, linked) VALUES (?, ?, ?, ?)
 			ON CONFLICT (account_id, game_id, side) DO NOTHING`, l.Account, l.Game, l.Side.String(), micros(at))
-		if err != nil && strings.Contains(err.Error(), "FOREIGN KEY") {
+		if isForeignKey(err) {
 			return app.Errorf(app.ENotFound, "no game %q or account %q", l.Game, l.Account)
 		}
 		if err != nil {
@@ -260,7 +275,7 @@ func (s *Store) MarkRated(ctx context.Context, id string, key accounts.RatingKey
 	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO rated_games (game_id, ruleset, category) VALUES (?, ?, ?) ON CONFLICT (game_id) DO NOTHING`,
 			id, key.Ruleset, key.Category)
-		if err != nil && strings.Contains(err.Error(), "FOREIGN KEY") {
+		if isForeignKey(err) {
 			return notFound(id)
 		}
 		if err != nil {
