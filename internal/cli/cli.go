@@ -62,6 +62,7 @@ func commands() []command {
 		loadtestCommand(),
 		labCommand(),
 		arenaCommand(),
+		calibrateCommand(),
 		playCommand(),
 		engineCommand(),
 		versionCommand(),
