@@ -58,6 +58,7 @@ func commands() []command {
 		perftCommand(),
 		solveCommand(),
 		replayCommand(),
+		analyseCommand(),
 		benchCommand(),
 		loadtestCommand(),
 		labCommand(),
