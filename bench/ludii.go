@@ -16,7 +16,7 @@ func Ludii(rs mancala.Ruleset) (float64, bool) {
 		return 702, true
 	case "musoro-tsoro":
 		return 706, true
-	case "choro":
+	case "choro opening=sequential cw=any leave=no": // Ludii's "Choro (Acholi)" is the DLP's reading
 		return 932, true
 	}
 	return 0, false
@@ -32,16 +32,18 @@ const (
 )
 
 // DefaultRulesets returns the rulesets `matombo bench` measures when given
-// none: those Ludii published figures for, Nsolo, and the Tsoro preset.
+// none: those Ludii published figures for, Nsolo, and the Tsoro and Choro
+// presets.
 func DefaultRulesets() []mancala.Ruleset {
 	names := []string{
 		"tsoro size=8 heads=none bonus=0",
 		"tsoro size=8 heads=none bonus=3",
 		"misoro-tsoro",
 		"musoro-tsoro",
-		"choro",
+		"choro opening=sequential cw=any leave=no",
 		"nsolo",
 		"tsoro",
+		"choro",
 	}
 	out := make([]mancala.Ruleset, len(names))
 	for i, n := range names {

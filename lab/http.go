@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"matombo/internal/jsonmsg"
@@ -58,10 +57,14 @@ type HTTPResponse struct {
 	Seed            uint64            `json:"seed"`
 	Opening         int               `json:"opening_turns"`
 	GamesPerRuleset int               `json:"games_per_ruleset"`
-	Complete        bool              `json:"complete"` // false: stopped by the time budget
+	Complete        bool              `json:"complete"`       // false: stopped early (see Stopped)
+	GamesAsked      int64             `json:"games_asked"`    // over all rulesets
+	GamesFinished   int64             `json:"games_finished"` // over all rulesets; each ruleset's are its games
+	Stopped         string            `json:"stopped"`        // why it stopped early: "time" (the request's time budget, max_seconds, ran out) or "cancelled"; "" when complete
+	MaxSeconds      float64           `json:"max_seconds"`    // the time budget of a request
 	ElapsedMS       int64             `json:"elapsed_ms"`
 	Rulesets        []Summary         `json:"rulesets"`
-	Plots           map[string]string `json:"plots"`
+	Plots           map[string]string `json:"plots"` // none when no game finished; a ruleset without a finished game is left out
 }
 
 // HTTPLimits is the answer of GET /api/lab: the bounds of a request and
@@ -162,7 +165,7 @@ func (h *handler) parseRequest(w http.ResponseWriter, r *http.Request) (Config, 
 	for _, text := range req.Rulesets {
 		rs, err := mancala.ParseRuleset(text)
 		if err != nil {
-			return Config{}, fmt.Errorf("lab: bad ruleset %q: %s", text, strings.TrimPrefix(err.Error(), "mancala: "))
+			return Config{}, fmt.Errorf("lab: bad ruleset %q: %s", text, mancala.Message(err))
 		}
 		cfg.Rulesets = append(cfg.Rulesets, rs)
 	}
@@ -213,12 +216,27 @@ func (h *handler) run(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "internal", err.Error())
 		return
 	}
+	var finished int64
+	for _, s := range rep.Rulesets {
+		finished += s.Games
+	}
+	stopped := ""
+	if !rep.Complete {
+		stopped = "time"
+		if r.Context().Err() != nil {
+			stopped = "cancelled"
+		}
+	}
 	writeJSON(w, http.StatusOK, HTTPResponse{
 		Player:          rep.Player,
 		Seed:            rep.Seed,
 		Opening:         rep.Opening,
 		GamesPerRuleset: rep.Games,
 		Complete:        rep.Complete,
+		GamesAsked:      int64(rep.Games) * int64(len(rep.Rulesets)),
+		GamesFinished:   finished,
+		Stopped:         stopped,
+		MaxSeconds:      h.opts.MaxTime.Seconds(),
 		ElapsedMS:       rep.Elapsed.Milliseconds(),
 		Rulesets:        rep.Rulesets,
 		Plots:           plots,

@@ -5,8 +5,10 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +40,9 @@ func TestHTTPRun(t *testing.T) {
 	}
 	if !resp.Complete || resp.Seed != 9 || resp.GamesPerRuleset != 100 || len(resp.Rulesets) != 2 || resp.Rulesets[1].Games != 100 {
 		t.Errorf("response %+v", out)
+	}
+	if resp.GamesAsked != 200 || resp.GamesFinished != 200 || resp.Stopped != "" || resp.MaxSeconds != 10 {
+		t.Errorf("asked %d, finished %d, stopped %q, budget %v s", resp.GamesAsked, resp.GamesFinished, resp.Stopped, resp.MaxSeconds)
 	}
 	for _, name := range []string{"game-length", "first-player"} {
 		svg := resp.Plots[name]
@@ -115,6 +120,33 @@ func TestHTTPTimeBudget(t *testing.T) {
 	}
 	if rec.Code != http.StatusOK || out["complete"] != false {
 		t.Errorf("%d complete=%v", rec.Code, out["complete"])
+	}
+	if out["stopped"] != "time" || out["games_asked"] != 1e6 || out["games_finished"].(float64) >= 1e6 {
+		t.Errorf("stopped %v, asked %v, finished %v", out["stopped"], out["games_asked"], out["games_finished"])
+	}
+}
+
+// TestHTTPLevelsStopped checks what a request of level players says when
+// its time budget ends before any game does: the games asked and finished
+// (none), the reason, the rulesets with no games, and no charts to draw.
+func TestHTTPLevelsStopped(t *testing.T) {
+	h := NewHTTPHandler(HTTPOptions{MaxTime: 300 * time.Millisecond})
+	rec, _ := post(t, h, `{"rulesets":["tsoro","nsolo size=36"],"games":2,"player":"level:8"}`)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	var resp HTTPResponse
+	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.Complete || resp.Stopped != "time" || resp.GamesAsked != 4 || resp.GamesFinished != 0 || resp.MaxSeconds != 0.3 {
+		t.Errorf("complete %v, stopped %q, asked %d, finished %d, budget %v s", resp.Complete, resp.Stopped, resp.GamesAsked, resp.GamesFinished, resp.MaxSeconds)
+	}
+	if len(resp.Rulesets) != 2 || resp.Rulesets[0].Games != 0 || resp.Rulesets[1].Games != 0 {
+		t.Errorf("rulesets %+v", resp.Rulesets)
+	}
+	if len(resp.Plots) != 0 {
+		t.Errorf("charts drawn of no game: %v", slices.Collect(maps.Keys(resp.Plots)))
 	}
 }
 

@@ -65,7 +65,8 @@ func charts(rep *Report) []namedChart {
 
 // WritePlots writes the report's charts into dir (made if missing) as
 // game-length.svg, game-length.png, first-player.svg and first-player.png,
-// and returns the paths written.
+// and returns the paths written. The SVGs follow the viewer's light or dark
+// theme; the PNGs are light, at plot.Scale times the SVGs' size.
 func WritePlots(dir string, rep *Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lab: cannot make the plot directory: %w", err)
@@ -93,13 +94,27 @@ func WritePlots(dir string, rep *Report) ([]string, error) {
 	return paths, nil
 }
 
-// SVGPlots returns the report's charts as SVG documents, keyed by the names
-// of WritePlots without extension.
+// SVGPlots returns the report's charts as SVG elements for the lab page to
+// include, keyed by the names of WritePlots without extension. They have
+// no style of their own (the page's CSP forbids inline styles): the page's
+// style sheet themes them through their classes (plot.WriteInlineSVG).
 func SVGPlots(rep *Report) (map[string]string, error) {
 	out := make(map[string]string)
-	for _, ch := range charts(rep) {
+	// A ruleset without a finished game (a run stopped early) has nothing
+	// to draw: its empty histogram and 0–100% interval would only mislead.
+	played := *rep
+	played.Rulesets = nil
+	for _, s := range rep.Rulesets {
+		if s.Games > 0 {
+			played.Rulesets = append(played.Rulesets, s)
+		}
+	}
+	if len(played.Rulesets) == 0 {
+		return out, nil
+	}
+	for _, ch := range charts(&played) {
 		var b bytes.Buffer
-		if err := plot.WriteSVG(&b, ch.chart); err != nil {
+		if err := plot.WriteInlineSVG(&b, ch.chart); err != nil {
 			return nil, fmt.Errorf("lab: cannot draw %s: %w", ch.name, err)
 		}
 		out[ch.name] = b.String()

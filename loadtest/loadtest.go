@@ -76,6 +76,13 @@ type Config struct {
 	// AckTimeout bounds the wait for an acknowledgement (and for the
 	// update that lets the next player act); 0: DefaultAckTimeout.
 	AckTimeout time.Duration
+	// Attack, if set, is one of Attacks, run beside the players for the
+	// whole measured time (its set-up before it, not measured), against
+	// the first URL.
+	Attack string
+	// AttackSize, if set, replaces the attack's number of games (AttackAI)
+	// or sockets (AttackSockets), for tests; 0: AIGames and IdleSockets.
+	AttackSize int
 }
 
 // Report is the outcome of a run. Latencies are in milliseconds.
@@ -102,6 +109,9 @@ type Report struct {
 	Ruleset      string   `json:"ruleset"`
 	Rate         float64  `json:"target_rate,omitempty"`   // Config.Rate, if paced
 	ErrorSamples []string `json:"error_samples,omitempty"` // the first few errors
+	// Attack is what the attacker of Config.Attack did, if any; its
+	// failures are not the players' Errors.
+	Attack *AttackReport `json:"attack,omitempty"`
 }
 
 // CheckURL parses a base URL and refuses any whose host is not a loopback
@@ -151,6 +161,9 @@ func (cfg *Config) check() ([]*url.URL, error) {
 	}
 	if cfg.Duration <= 0 || cfg.Duration > MaxSeconds*time.Second {
 		return nil, fmt.Errorf("loadtest: a run of %v is not allowed; seconds run from 1 to %d", cfg.Duration, MaxSeconds)
+	}
+	if cfg.Attack != "" && !slices.Contains(Attacks, cfg.Attack) {
+		return nil, fmt.Errorf("loadtest: unknown attack %q; attacks are %s", cfg.Attack, strings.Join(Attacks, ", "))
 	}
 	return us, nil
 }
@@ -205,6 +218,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, fmt.Errorf("loadtest: no game could be set up on %s: %s", bases[0], r.firstError())
 	}
 
+	// The attack, if any, sets itself up and runs until the deadline.
+	var attackDone func() *AttackReport
+	actx, acancel := context.WithCancel(ctx)
+	defer acancel()
+	if cfg.Attack != "" {
+		if attackDone, err = startAttack(actx, bases[0], cfg.Attack, cfg.AttackSize, seed); err != nil {
+			return nil, err
+		}
+	}
+
 	// Play until the deadline; an action in flight at the deadline is
 	// still awaited but not counted.
 	start := time.Now()
@@ -225,6 +248,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	wg.Wait()
 	elapsed := min(time.Since(start), cfg.Duration)
+	acancel()
+	var attack *AttackReport
+	if attackDone != nil {
+		attack = attackDone()
+	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("loadtest: interrupted: %w", ctx.Err())
 	}
@@ -242,7 +270,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{
 		Games: cfg.Games, Actions: len(lat), Errors: int(r.errors.Load()), Finished: finished, RateLimited: limited,
 		Seconds: elapsed.Seconds(), SetupSeconds: setup.Seconds(), Ruleset: cfg.Ruleset, Rate: cfg.Rate,
-		ErrorSamples: r.samples(),
+		ErrorSamples: r.samples(), Attack: attack,
 	}
 	if elapsed > 0 {
 		rep.ActionsPerSec = float64(len(lat)) / elapsed.Seconds()

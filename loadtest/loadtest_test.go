@@ -181,3 +181,34 @@ func TestPercentile(t *testing.T) {
 		t.Error("percentile of one or none")
 	}
 }
+
+// TestAttacks runs each attack, at a small size, beside a few players: the
+// attacker does what it says (requests answered or refused by the limits,
+// none failing) and the players see no error.
+func TestAttacks(t *testing.T) {
+	for _, name := range Attacks {
+		t.Run(name, func(t *testing.T) {
+			size := 130 // sockets: more than two addresses' worth
+			if name == AttackAI {
+				size = 4 // games: each creation counts against the address's 60 a minute
+			}
+			rep, err := Run(context.Background(), Config{URL: startServer(t), Games: 4, Duration: 3 * time.Second, Rate: 8, Seed: 1, Attack: name, AttackSize: size})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := rep.Attack
+			if a == nil || a.Name != name || a.Failed != 0 || a.Requests+a.Refused == 0 {
+				t.Fatalf("attack %+v", a)
+			}
+			if name == AttackSockets && a.Requests != 130 {
+				t.Errorf("%d of 130 sockets held", a.Requests)
+			}
+			if rep.Errors != 0 || rep.Actions == 0 {
+				t.Errorf("players: %d actions, %d errors %v", rep.Actions, rep.Errors, rep.ErrorSamples)
+			}
+		})
+	}
+	if _, err := Run(context.Background(), Config{URL: "http://127.0.0.1:1", Games: 1, Duration: time.Second, Attack: "flood"}); err == nil || !strings.Contains(err.Error(), `unknown attack "flood"`) {
+		t.Errorf("an unknown attack: %v", err)
+	}
+}

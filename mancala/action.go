@@ -1,7 +1,9 @@
 package mancala
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -100,4 +102,34 @@ func (a *Action) UnmarshalText(text []byte) error {
 	}
 	*a = v
 	return nil
+}
+
+// SortActions sorts actions in the order people read them: sowing a hole
+// (anticlockwise, then clockwise), then stop, then takes; holes by row a, b,
+// c, d and then by column as a number (a2 before a10). The protocol's legal
+// command sorts by byte order instead (SortActionStrings).
+func SortActions(as []Action) {
+	slices.SortFunc(as, func(x, y Action) int {
+		if c := cmp.Compare(actionGroup(x), actionGroup(y)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.Hole().Row(), y.Hole().Row()); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.Hole().Col(), y.Hole().Col()); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Kind(), y.Kind())
+	})
+}
+
+// actionGroup orders the kinds of action for SortActions: sowing first.
+func actionGroup(a Action) int {
+	switch a.Kind() {
+	case KindStop:
+		return 1
+	case KindTake:
+		return 2
+	}
+	return 0
 }

@@ -122,3 +122,24 @@ func TestOptions(t *testing.T) {
 		t.Errorf("nsolo outer %+v", o)
 	}
 }
+
+// TestSortActions checks the order for people: holes by row then column as
+// a number, a hole before its clockwise sowing, then stop, then takes.
+func TestSortActions(t *testing.T) {
+	var as []mancala.Action
+	for _, text := range []string{"xd5", "a10", "stop", "b2cw", "a2", "xa1", "b2", "a1"} {
+		a, err := mancala.ParseAction(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as = append(as, a)
+	}
+	mancala.SortActions(as)
+	var got []string
+	for _, a := range as {
+		got = append(got, a.String())
+	}
+	if want := []string{"a1", "a2", "a10", "b2", "b2cw", "stop", "xa1", "xd5"}; !slices.Equal(got, want) {
+		t.Errorf("sorted %v, want %v", got, want)
+	}
+}

@@ -3,6 +3,8 @@ package mancala_test
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"matombo/mancala"
@@ -160,4 +162,89 @@ func actionStrings(acts []mancala.Action) []string {
 	}
 	mancala.SortActionStrings(out)
 	return out
+}
+
+// TestDifferentialChoroOpenings compares the engine and the reference from
+// random boards before the simultaneous opening ("S opening"), where the
+// two openings meet far more often than from the start: captures of a hole
+// the other player's lap has just landed in or would lift next.
+func TestDifferentialChoroOpenings(t *testing.T) {
+	boards := 2000
+	if testing.Short() {
+		boards = 600
+	}
+	for _, text := range []string{"choro", "choro cw=any", "choro leave=no"} {
+		t.Run(text, func(t *testing.T) {
+			rs := mancala.MustParseRuleset(text)
+			cut, same := 0, 0
+			for seed := range boards {
+				rng := rand.New(rand.NewPCG(uint64(seed), 13))
+				pos := randomChoroBoard(rng) + " S opening"
+				s, err := mancala.NewGame(rs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.SetPosition(pos); err != nil {
+					t.Fatalf("%s: %v", pos, err)
+				}
+				ref := newRef(rs)
+				ref.setPosition(pos)
+				moves := []string{}
+				// The opening and a few turns of the main phase.
+				for step := 0; step < 12; step++ {
+					if got, want := s.Position(), ref.position(); got != want {
+						t.Fatalf("from %s after %v: position %s, reference %s", pos, moves, got, want)
+					}
+					legal := actionStrings(s.Legal(nil))
+					if want := ref.legal(); !slices.Equal(legal, want) && !(ref.phase == "over" && len(legal) == 0) {
+						t.Fatalf("from %s after %v: legal %v, reference %v", pos, moves, legal, want)
+					}
+					if s.ToMove().String() != ref.side && !s.IsOver() {
+						t.Fatalf("from %s after %v: %s to move, reference %s", pos, moves, s.ToMove(), ref.side)
+					}
+					if got, want := choroCounts(s.Stats()), ref.counts; got != want {
+						t.Fatalf("from %s after %v: Choro counts %+v, reference %+v", pos, moves, got, want)
+					}
+					if s.IsOver() != (ref.phase == "over") {
+						t.Fatalf("from %s after %v: over %v, reference phase %s", pos, moves, s.IsOver(), ref.phase)
+					}
+					if s.IsOver() {
+						if got := s.Outcome().Result.String(); got != ref.result {
+							t.Fatalf("from %s: result %s, reference %s", pos, got, ref.result)
+						}
+						break
+					}
+					a := legal[rng.IntN(len(legal))]
+					moves = append(moves, a)
+					act, _ := mancala.ParseAction(a)
+					if err := s.Apply(act); err != nil {
+						t.Fatalf("from %s after %v: %v", pos, moves, err)
+					}
+					if err := ref.play(a); err != nil {
+						t.Fatal(err)
+					}
+				}
+				cut += ref.openingsCut
+				same += ref.counts.sameStep
+			}
+			if cut == 0 || same == 0 {
+				t.Errorf("%d openings ended by a captured next hole and %d in the same step; want some of each", cut, same)
+			}
+		})
+	}
+}
+
+// randomChoroBoard returns the rows of a random Choro board in notation:
+// 0 to 4 stones a hole, with at least one outer hole of 2 or more a side
+// most of the time.
+func randomChoroBoard(rng *rand.Rand) string {
+	rows := make([]string, 4)
+	for r := range rows {
+		cells := make([]string, 8)
+		for c := range cells {
+			cells[c] = strconv.Itoa(rng.IntN(5))
+		}
+		rows[r] = strings.Join(cells, ",")
+	}
+	return strings.Join(rows, "/")
 }

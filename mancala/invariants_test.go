@@ -10,7 +10,8 @@ import (
 var invariantRulesets = []string{
 	"tsoro", "misoro-tsoro", "musoro-tsoro", "nsolo", "choro",
 	"tsoro size=8 heads=none bonus=0", "tsoro size=6 heads=ends bonus=3", "nsolo size=36 outer=yes",
-	"nsolo extra=2",
+	"nsolo extra=2", "choro opening=sequential cw=any leave=no", "choro opening=sequential",
+	"choro cw=any", "choro leave=no",
 }
 
 // TestInvariants plays 10,000 seeded random games of every preset (1,000 of

@@ -2,6 +2,7 @@ package mancala
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -629,7 +630,6 @@ func (r *Record) String() string {
 		fmt.Fprintf(&b, "[%s %s]\n", t.Key, quoteValue(t.Value))
 	}
 	b.WriteByte('\n')
-	order := r.order()
 	width := 0
 	put := func(unit string) {
 		switch {
@@ -644,23 +644,9 @@ func (r *Record) String() string {
 		b.WriteString(unit)
 		width += len(unit)
 	}
-	var unit strings.Builder
-	for t, turn := range r.Turns {
-		unit.Reset()
-		side, num, both := order.turn(t)
-		switch {
-		case side == South:
-			unit.WriteString(strconv.Itoa(num) + ". ")
-		case t == 0 || (order.simultaneous && t == 1):
-			unit.WriteString(strconv.Itoa(num) + "... ")
-		}
-		for k, a := range turn {
-			if k > 0 {
-				unit.WriteString(actionSeparator(both))
-			}
-			unit.WriteString(a.String())
-		}
-		put(unit.String())
+	turns := r.WrittenTurns()
+	for t, w := range turns {
+		put(w.prefix(t, turns) + w.Text)
 	}
 	put(r.Result.String())
 	b.WriteByte('\n')
@@ -751,12 +737,14 @@ func joinActions(as []Action) string {
 	return strings.Join(names, ",")
 }
 
+// joinSorted lists actions for people, in the order of SortActions.
 func joinSorted(as []Action) string {
+	as = slices.Clone(as)
+	SortActions(as)
 	names := make([]string, len(as))
 	for i, a := range as {
 		names[i] = a.String()
 	}
-	SortActionStrings(names)
 	return strings.Join(names, " ")
 }
 

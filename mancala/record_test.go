@@ -485,6 +485,9 @@ var variants = []string{
 	"misoro-tsoro heads=choose bonus=1",
 	"nsolo outer=yes extra=1",
 	"nsolo size=12 extra=3",
+	"choro opening=sequential cw=any leave=no",
+	"choro opening=sequential",
+	"choro cw=any leave=no",
 }
 
 func propertyRulesets(t *testing.T) []Ruleset {
@@ -530,6 +533,172 @@ func TestRecordRandomGames(t *testing.T) {
 				if end.Position() != want.Position() || end.Hash() != want.Hash() || end.Outcome() != want.Outcome() || end.Turns() != want.Turns() {
 					t.Fatalf("seed %d: replay ends at %s %x %v, game at %s %x %v", seed, end.Position(), end.Hash(), end.Outcome(), want.Position(), want.Hash(), want.Outcome())
 				}
+			}
+		})
+	}
+}
+
+// choroHead is the header of a record of Choro at its defaults (Driberg's
+// reading, with the simultaneous opening).
+const choroHead = "[Ruleset \"choro\"]\n[Result \"*\"]\n"
+
+// TestChoroOpeningRecord checks the notation of the simultaneous opening
+// (RULES.md §5): one turn of two choices joined by "|", move 1; the main
+// phase numbers from 2, "2..." when North plays first.
+func TestChoroOpeningRecord(t *testing.T) {
+	for _, c := range []struct{ name, moves, printed, last string }{
+		// a6|d3 ends in the same step: South plays first (see choro_test.go).
+		{"opening only", "1. a6|d3", "1. a6|d3 *", "0,4,1,3,1,0,3,1/4,4,4,0,1,3,3,0/0,3,3,1,0,4,4,4/1,3,0,1,3,1,4,0 S"},
+		{"South first after it", "1. a6|d3 2. a2", "1. a6|d3 2. a2 *", ""},
+		// After a4|d3 North ended first (choro_test.go): North's c1 is 2...
+		{"North first after it", "1. a4|d3 2... c1 3. a2", "1. a4|d3 2... c1 3. a2 *", ""},
+		{"unnumbered", "a4|d3 c1", "1. a4|d3 2... c1 *", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ParseRecord(choroHead + "\n" + c.moves + "\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			opening := strings.TrimPrefix(strings.Fields(c.moves)[0], "1.")
+			if opening == "" {
+				opening = strings.Fields(c.moves)[1]
+			}
+			if got := joinActions(r.Turns[0]); got != strings.Replace(opening, "|", ",", 1) {
+				t.Fatalf("the opening turn holds %s, want South's and North's choices of %s", got, opening)
+			}
+			want := choroHead + "\n" + c.printed + "\n"
+			if got := r.String(); got != want {
+				t.Errorf("printed\n%s\nwant\n%s", got, want)
+			}
+			back, err := ParseRecord(r.String())
+			if err != nil || !back.Equal(r) {
+				t.Fatalf("round trip: %v, %v", back, err)
+			}
+			s, err := back.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.last != "" && s.Position() != c.last {
+				t.Errorf("replay ends at %s, want %s", s.Position(), c.last)
+			}
+		})
+	}
+
+	// A record made by playing: the Recorder writes the same.
+	s, _ := NewGame(MustParseRuleset("choro"))
+	rec, err := NewRecorder(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a4", "d3", "c1"} {
+		a, _ := ParseAction(name)
+		if err := rec.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := rec.Record().String(), choroHead+"\n1. a4|d3 2... c1 *\n"; got != want {
+		t.Errorf("recorded\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestChoroOpeningRecordBad checks that malformed openings, and "|"
+// anywhere but the simultaneous opening, are refused with errors that say
+// what is allowed.
+func TestChoroOpeningRecordBad(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		{"comma instead of bar", choroHead + "1. a6,d3", `one turn of two choices, South's then North's, joined by "|", such as a6|d3`},
+		{"North's choice missing", choroHead + "1. a6|", "empty choice; the simultaneous opening is written South's choice|North's choice"},
+		{"South's choice missing", choroHead + "1. |d3", "empty choice"},
+		{"bar alone", choroHead + "|", "empty choice"},
+		{"three choices", choroHead + "1. a6|d3|d4", `one turn of two choices`},
+		{"bar then comma", choroHead + "1. a6|d3,d4", `one turn of two choices`},
+		{"bar in the main phase", choroHead + "1. a6|d3 2. a2|b2", `"|" joins only the two choices of a simultaneous Choro opening`},
+		{"bar in a sequential Choro", "[Ruleset \"choro opening=sequential\"]\n[Result \"*\"]\n1. a6|d3", `"|" joins only`},
+		{"bar in Tsoro", "[Ruleset \"tsoro size=8\"]\n[Result \"*\"]\n1. a1|d4", `"|" joins only`},
+		{"North numbered as South", choroHead + "1. a4|d3 2. c1", `move number "2." does not fit: turn 2 is North's, numbered 2...`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ParseRecord(c.text)
+			if err == nil {
+				t.Fatalf("accepted: %v", r)
+			}
+			var re *RecordError
+			if !errors.As(err, &re) || re.Line != 3 {
+				t.Fatalf("error %v (%T), want a *RecordError on line 3", err, err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q lacks %q", err, c.want)
+			}
+			var reading *ReadingError
+			if errors.As(err, &reading) {
+				t.Errorf("a malformed record is no DLP record: %v", err)
+			}
+		})
+	}
+	// A well-formed opening that the rules refuse: a7 is South's hole.
+	r, err := ParseRecord(choroHead + "1. a6|a7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Replay()
+	var reading *ReadingError
+	if err == nil || errors.As(err, &reading) || !strings.Contains(err.Error(), "North's opening lifts a hole of North's outer row") {
+		t.Errorf("Replay of a6|a7: %v", err)
+	}
+}
+
+// TestChoroDLPRecordReadingError checks that a record of the DLP's reading
+// (the only Choro before the options of RULES.md §3.4) under the header
+// [Ruleset "choro"] gets a *ReadingError that suggests DLPChoro(), whether
+// it fails to read (numbered) or to replay (unnumbered), and that the
+// suggested ruleset plays it.
+func TestChoroDLPRecordReadingError(t *testing.T) {
+	old := randomGame(t, DLPChoro(), 3)
+	want := old.State()
+	r := old.Record()
+	dlpHead := `[Ruleset "` + DLPChoro().String() + `"]`
+	if !strings.Contains(r.String(), dlpHead) || len(r.Turns) < 3 {
+		t.Fatalf("the DLP record:\n%s", r)
+	}
+	numbered := strings.Replace(r.String(), dlpHead, `[Ruleset "choro"]`, 1)
+	var turns []string
+	for _, turn := range r.Turns {
+		turns = append(turns, joinActions(turn))
+	}
+	unnumbered := "[Ruleset \"choro\"]\n[Result \"" + r.Result.String() + "\"]\n\n" + strings.Join(turns, " ") + "\n"
+	for name, text := range map[string]string{"numbered": numbered, "unnumbered": unnumbered} {
+		t.Run(name, func(t *testing.T) {
+			r, err := ParseRecord(text)
+			if err == nil {
+				_, err = r.Replay()
+			}
+			var reading *ReadingError
+			if !errors.As(err, &reading) {
+				t.Fatalf("error %v (%T), want a *ReadingError", err, err)
+			}
+			if reading.Suggest != DLPChoro() {
+				t.Errorf("Suggest %v, want DLPChoro()", reading.Suggest)
+			}
+			if !strings.Contains(err.Error(), `this record plays the DLP reading: set [Ruleset "choro opening=sequential cw=any leave=no"]`) {
+				t.Errorf("error %q does not say which Ruleset to set", err)
+			}
+			var re *RecordError
+			if !errors.As(err, &re) {
+				t.Errorf("the ReadingError does not wrap the RecordError of the default reading: %v", err)
+			}
+			// With the suggested ruleset the record reads and replays to the
+			// game's end.
+			fixed := strings.Replace(text, `[Ruleset "choro"]`, `[Ruleset "`+reading.Suggest.String()+`"]`, 1)
+			r, err = ParseRecord(fixed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			end, err := r.Replay()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end.Position() != want.Position() || end.Outcome() != want.Outcome() {
+				t.Errorf("the fixed record ends at %s %v, the game at %s %v", end.Position(), end.Outcome(), want.Position(), want.Outcome())
 			}
 		})
 	}

@@ -233,6 +233,7 @@ func (g *refGame) judge(o *opener, step int) {
 	}
 	if g.board[next] == 0 {
 		o.done, o.step = true, step
+		g.openingsCut++
 		return
 	}
 	o.hand, g.board[next] = g.board[next], 0

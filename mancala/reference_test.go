@@ -36,6 +36,9 @@ type refGame struct {
 	choroTurn        // Choro: what the main-phase turn has done so far
 	south     string // Choro: South's choice in the simultaneous opening
 	counts    refCounts
+	// openingsCut counts the simultaneous openings that ended because the
+	// hole a lap would lift next had just been captured (not in Stats).
+	openingsCut int
 }
 
 func newRef(rs mancala.Ruleset) *refGame {

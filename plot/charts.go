@@ -59,7 +59,7 @@ func (d *Distributions) Size() (w, h int) {
 
 // Draw implements Chart.
 func (d *Distributions) Draw(c Canvas) {
-	c.Text(10, 26, 18, Start, Black, d.Title)
+	c.Text(10, 26, 18, Start, InkText, d.Title)
 	cols, _ := d.grid()
 	for i := range d.Panels {
 		ox := 10 + float64(i%cols*panelW)
@@ -69,14 +69,14 @@ func (d *Distributions) Draw(c Canvas) {
 }
 
 func (d *Distributions) drawPanel(c Canvas, p *Panel, ox, oy float64) {
-	c.Text(ox+8, oy+16, 12, Start, Black, clip(p.Title, panelW-16, 12))
-	c.Text(ox+8, oy+31, 10, Start, Gray, clip(p.Note, panelW-16, 10))
+	c.Text(ox+8, oy+16, 12, Start, InkText, clip(p.Title, panelW-16, 12))
+	c.Text(ox+8, oy+31, 10, Start, InkMuted, clip(p.Note, panelW-16, 10))
 	x0, x1 := ox+48, ox+panelW-18
 	y0, y1 := oy+42, oy+panelH-34 // plot area, y0 at the top
-	c.Line(x0, y1, x1, y1, 1, Black)
-	c.Line(x0, y0, x0, y1, 1, Black)
+	c.Line(x0, y1, x1, y1, 1, InkText)
+	c.Line(x0, y0, x0, y1, 1, InkText)
 	if len(p.Bars) == 0 {
-		c.Text((x0+x1)/2, (y0+y1)/2, 11, Middle, Gray, "no games")
+		c.Text((x0+x1)/2, (y0+y1)/2, 11, Middle, InkMuted, "no games")
 		return
 	}
 	lo, hi := float64(p.Bars[0].Lo), float64(p.Bars[len(p.Bars)-1].Hi+1)
@@ -92,11 +92,11 @@ func (d *Distributions) drawPanel(c Canvas, p *Panel, ox, oy float64) {
 	sx := func(v float64) float64 { return x0 + (v-lo)/(hi-lo)*(x1-x0) }
 	sy := func(v float64) float64 { return y1 - v/ymax*(y1-y0) }
 	for _, v := range yt {
-		c.Line(x0-4, sy(v), x0, sy(v), 1, Black)
+		c.Line(x0-4, sy(v), x0, sy(v), 1, InkText)
 		if v > 0 {
-			c.Line(x0+1, sy(v), x1, sy(v), 1, Light)
+			c.Line(x0+1, sy(v), x1, sy(v), 1, InkGrid)
 		}
-		c.Text(x0-6, sy(v)+4, 10, End, Black, percent(v, ystep))
+		c.Text(x0-6, sy(v)+4, 10, End, InkText, percent(v, ystep))
 	}
 	for _, b := range p.Bars {
 		left, right := sx(float64(b.Lo)), sx(float64(b.Hi+1))
@@ -105,20 +105,20 @@ func (d *Distributions) drawPanel(c Canvas, p *Panel, ox, oy float64) {
 			gap = 1
 		}
 		if b.Share > 0 {
-			c.Rect(left+gap/2, sy(b.Share), right-left-gap, y1-sy(b.Share), Palette(0))
+			c.Rect(left+gap/2, sy(b.Share), right-left-gap, y1-sy(b.Share), SeriesInk(0))
 		}
 	}
 	xt, _ := ticks(lo, hi-1, 4)
 	for _, v := range xt {
 		x := sx(v + 0.5)
-		c.Line(x, y1, x, y1+4, 1, Black)
-		c.Text(x, y1+16, 10, Middle, Black, strconv.FormatFloat(v, 'f', -1, 64))
+		c.Line(x, y1, x, y1+4, 1, InkText)
+		c.Text(x, y1+16, 10, Middle, InkText, strconv.FormatFloat(v, 'f', -1, 64))
 	}
 	if p.Marked && p.Mark >= lo && p.Mark <= hi {
 		x := sx(p.Mark + 0.5)
-		c.Line(x, y0, x, y1, 1.5, Palette(1))
+		c.Line(x, y0, x, y1, 1.5, SeriesInk(1))
 	}
-	c.Text((x0+x1)/2, y1+30, 10, Middle, Gray, d.XLabel)
+	c.Text((x0+x1)/2, y1+30, 10, Middle, InkMuted, d.XLabel)
 }
 
 // clip shortens s to fit width pixels at font size size.
@@ -203,11 +203,11 @@ func (iv *Intervals) xRange() (lo, hi float64) {
 
 // Draw implements Chart.
 func (iv *Intervals) Draw(c Canvas) {
-	c.Text(10, 26, 18, Start, Black, iv.Title)
+	c.Text(10, 26, 18, Start, InkText, iv.Title)
 	for i, name := range iv.Series {
 		x := 10 + float64(i)*200
-		c.Circle(x+5, 45, 5, Palette(i), i > 0)
-		c.Text(x+16, 49, 12, Start, Black, name)
+		c.Circle(x+5, 45, 5, SeriesInk(i), i > 0)
+		c.Text(x+16, 49, 12, Start, InkText, name)
 	}
 	x0 := iv.labelWidth()
 	x1 := x0 + plotW
@@ -218,28 +218,28 @@ func (iv *Intervals) Draw(c Canvas) {
 	lo, hi = math.Min(lo, xt[0]), math.Max(hi, xt[len(xt)-1])
 	sx := func(v float64) float64 { return x0 + (v-lo)/(hi-lo)*(x1-x0) }
 	for _, v := range xt {
-		c.Line(sx(v), y0, sx(v), y1, 1, Light)
-		c.Line(sx(v), y1, sx(v), y1+4, 1, Black)
+		c.Line(sx(v), y0, sx(v), y1, 1, InkGrid)
+		c.Line(sx(v), y1, sx(v), y1+4, 1, InkText)
 		label := strconv.FormatFloat(v, 'f', -1, 64)
 		if iv.Percent {
 			label = percent(v, step)
 		}
-		c.Text(sx(v), y1+17, 10, Middle, Black, label)
+		c.Text(sx(v), y1+17, 10, Middle, InkText, label)
 	}
-	c.Line(x0, y1, x1, y1, 1, Black)
-	c.Text((x0+x1)/2, y1+36, 11, Middle, Gray, iv.XLabel)
+	c.Line(x0, y1, x1, y1, 1, InkText)
+	c.Text((x0+x1)/2, y1+36, 11, Middle, InkMuted, iv.XLabel)
 	if iv.HasRef {
 		for y := y0; y < y1; y += 8 {
-			c.Line(sx(iv.Ref), y, sx(iv.Ref), math.Min(y+4, y1), 1, Gray)
+			c.Line(sx(iv.Ref), y, sx(iv.Ref), math.Min(y+4, y1), 1, InkMuted)
 		}
 	}
 	rh := iv.rowHeight()
 	for i, r := range iv.Rows {
 		top := y0 + float64(i)*rh + rowGap/2
-		c.Text(x0-10, top+float64(len(r.Points))*seriesH/2+4, 12, End, Black, r.Label)
+		c.Text(x0-10, top+float64(len(r.Points))*seriesH/2+4, 12, End, InkText, r.Label)
 		for j, p := range r.Points {
 			y := top + float64(j)*seriesH + seriesH/2
-			col := Palette(j)
+			col := SeriesInk(j)
 			c.Line(sx(p.Lo), y, sx(p.Hi), y, 1.5, col)
 			c.Line(sx(p.Lo), y-4, sx(p.Lo), y+4, 1.5, col)
 			c.Line(sx(p.Hi), y-4, sx(p.Hi), y+4, 1.5, col)

@@ -1,9 +1,11 @@
-// Package plot draws simple charts as SVG and as PNG with the standard
-// library alone. A chart draws itself once on a Canvas, a handful of
-// primitives (rectangles, lines, circles, text); the SVG writer turns them
-// into elements and the PNG renderer rasterizes them, with text in a small
-// bitmap font defined in this package. So both files show the same chart at
-// the same size in pixels.
+// Package plot draws the variant lab's charts as SVG and as PNG. A chart
+// draws itself once on a Canvas, a handful of primitives (rectangles,
+// lines, circles, text) in inks (text, muted, grid, paper, series) rather
+// than colors; the SVG writer turns them into elements whose classes name
+// the inks, so the chart follows the reader's light or dark theme, and the
+// PNG renderer paints them in the light theme at twice the chart's size,
+// anti-aliased (golang.org/x/image/vector), with text in the Go Regular
+// font (golang.org/x/image/font/gofont).
 //
 // The charts are those of the variant lab: Distributions (histograms side
 // by side as small multiples) and Intervals (values with 95% error bars,
@@ -15,34 +17,6 @@ import (
 	"io"
 	"math"
 )
-
-// Color is an opaque RGB color, 0xRRGGBB.
-type Color uint32
-
-// RGB returns the color's components.
-func (c Color) RGB() (r, g, b uint8) { return uint8(c >> 16), uint8(c >> 8), uint8(c) }
-
-// Hex returns the color as #rrggbb.
-func (c Color) Hex() string { return fmt.Sprintf("#%06x", uint32(c)&0xffffff) }
-
-// The colors of the charts.
-const (
-	Black Color = 0x222222
-	Gray  Color = 0x888888
-	Light Color = 0xdddddd
-	White Color = 0xffffff
-)
-
-// Palette returns the i-th series color (it cycles).
-func Palette(i int) Color {
-	colors := [...]Color{
-		0x7d5127, // the app's brown
-		0x2b6cb0, // blue
-		0x3a8a4a, // green
-		0xc05a1c, // orange
-	}
-	return colors[((i%len(colors))+len(colors))%len(colors)]
-}
 
 // Anchor is where a text's x coordinate lies: its start, middle or end.
 type Anchor uint8
@@ -57,12 +31,12 @@ const (
 // Canvas is what a chart draws on. Coordinates are pixels from the top
 // left; text is placed by its baseline.
 type Canvas interface {
-	Rect(x, y, w, h float64, fill Color)
-	Line(x1, y1, x2, y2, width float64, stroke Color)
-	// Circle draws a disc of radius r, filled with fill, or only its outline
-	// (of width 1.5) when hollow.
-	Circle(cx, cy, r float64, c Color, hollow bool)
-	Text(x, y, size float64, anchor Anchor, c Color, s string)
+	Rect(x, y, w, h float64, fill Ink)
+	Line(x1, y1, x2, y2, width float64, stroke Ink)
+	// Circle draws a disc of radius r in ink k, or only its outline (of
+	// width 1.5, filled with the paper) when hollow.
+	Circle(cx, cy, r float64, k Ink, hollow bool)
+	Text(x, y, size float64, anchor Anchor, k Ink, s string)
 }
 
 // Chart is a drawing of a fixed size.
@@ -71,8 +45,9 @@ type Chart interface {
 	Draw(c Canvas)
 }
 
-// textWidth estimates the width of s at font size size: the SVG's
-// sans-serif averages about 0.6 em, as does the bitmap font.
+// textWidth estimates the width of s at font size size for the layout: a
+// sans-serif averages about 0.6 em or less (Go Regular's digits are 0.57
+// em, its lower case narrower), so text laid out by it fits.
 func textWidth(s string, size float64) float64 {
 	return float64(len([]rune(s))) * 0.6 * size
 }
@@ -108,23 +83,39 @@ func ticks(lo, hi float64, n int) ([]float64, float64) {
 	return out, step
 }
 
-// percent prints a share as a percentage with the decimals that step needs.
+// percent prints a share as a percentage with the decimals that step needs
+// (up to 3): a step of 2.5% prints 2.5%, 5.0%, 7.5%.
 func percent(v, step float64) string {
 	d := 0
-	for s := step * 100; s < 1-1e-9 && d < 3; s *= 10 {
+	for s := step * 100; math.Abs(s-math.Round(s)) > 1e-9*math.Max(s, 1) && d < 3; s *= 10 {
 		d++
 	}
 	return fmt.Sprintf("%.*f%%", d, v*100)
 }
 
-// WriteSVG writes ch as an SVG document.
+// WriteSVG writes ch as a standalone SVG document (a file, an img): its
+// own style element recolors it when the viewer prefers a dark theme.
 func WriteSVG(w io.Writer, ch Chart) error {
 	s := newSVG(ch)
 	ch.Draw(s)
-	return s.finish(w)
+	return s.finish(w, true)
 }
 
-// WritePNG writes ch as a PNG image.
+// WriteInlineSVG writes ch as an SVG element for a page to include: no
+// style element or attribute (a Content-Security-Policy may forbid inline
+// styles), so the page's own style sheet themes it through the classes
+// fill-<ink> and stroke-<ink> (see Ink.Name).
+func WriteInlineSVG(w io.Writer, ch Chart) error {
+	s := newSVG(ch)
+	ch.Draw(s)
+	return s.finish(w, false)
+}
+
+// WritePNG writes ch as a PNG image of Scale times its size.
 func WritePNG(w io.Writer, ch Chart) error {
-	return encodePNG(w, Render(ch))
+	img, err := Render(ch)
+	if err != nil {
+		return err
+	}
+	return encodePNG(w, img)
 }

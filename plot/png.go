@@ -1,26 +1,61 @@
 package plot
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"image/png"
 	"io"
 	"math"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
 )
 
-// raster is a Canvas that paints an RGBA image, without anti-aliasing.
+// Scale is how many PNG pixels a chart pixel spans in each direction: the
+// PNG of a w×h chart is Scale·w × Scale·h, sharp on high-density screens and
+// in print.
+const Scale = 2
+
+// raster is a Canvas that paints an RGBA image at Scale times the chart's
+// coordinates, anti-aliased: shapes through a vector rasterizer, text in
+// Go Regular.
 type raster struct {
-	img *image.RGBA
+	img   *image.RGBA
+	z     *vector.Rasterizer
+	font  *sfnt.Font
+	faces map[float64]font.Face // by size in PNG pixels
+	err   error                 // the first error of a Text
 }
 
-// Render draws ch on a white RGBA image of its size.
-func Render(ch Chart) *image.RGBA {
+// Render draws ch on an RGBA image of Scale times its size, on the paper
+// of the light theme.
+func Render(ch Chart) (*image.RGBA, error) {
+	f, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return nil, fmt.Errorf("plot: the Go font does not parse: %w", err)
+	}
 	w, h := ch.Size()
-	r := &raster{img: image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))}
-	draw.Draw(r.img, r.img.Bounds(), image.NewUniform(rgba(White)), image.Point{}, draw.Src)
+	r := &raster{
+		img:   image.NewRGBA(image.Rect(0, 0, max(w, 1)*Scale, max(h, 1)*Scale)),
+		z:     vector.NewRasterizer(1, 1),
+		font:  f,
+		faces: map[float64]font.Face{},
+	}
+	draw.Draw(r.img, r.img.Bounds(), image.NewUniform(rgba(InkPaper.Light())), image.Point{}, draw.Src)
 	ch.Draw(r)
-	return r.img
+	for _, face := range r.faces {
+		_ = face.Close() // an opentype face's Close does nothing that can fail
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return r.img, nil
 }
 
 func encodePNG(w io.Writer, img image.Image) error {
@@ -33,84 +68,134 @@ func rgba(c Color) color.RGBA {
 	return color.RGBA{R: r, G: g, B: b, A: 0xff}
 }
 
-// fill paints the pixels of [x0, x1) × [y0, y1).
-func (r *raster) fill(x0, y0, x1, y1 int, c Color) {
-	rect := image.Rect(x0, y0, x1, y1).Intersect(r.img.Bounds())
-	if rect.Empty() {
+// point is a position in PNG pixels.
+type point struct{ x, y float64 }
+
+// fill paints the closed path through pts (PNG pixels), each of the
+// contours given as its own slice, with the nonzero rule; contours of
+// opposite orientation cut holes.
+func (r *raster) fill(k Ink, contours ...[]point) {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range contours {
+		for _, p := range c {
+			x0, y0 = math.Min(x0, p.x), math.Min(y0, p.y)
+			x1, y1 = math.Max(x1, p.x), math.Max(y1, p.y)
+		}
+	}
+	box := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1)), int(math.Ceil(y1))).Intersect(r.img.Bounds())
+	if box.Empty() {
 		return
 	}
-	draw.Draw(r.img, rect, image.NewUniform(rgba(c)), image.Point{}, draw.Src)
-}
-
-func round(v float64) int { return int(math.Round(v)) }
-
-func (r *raster) Rect(x, y, w, h float64, c Color) {
-	r.fill(round(x), round(y), round(x+w), round(y+h), c)
-}
-
-// Line paints a line of the given width: a rectangle when it is horizontal
-// or vertical, else squares stepped along it.
-func (r *raster) Line(x1, y1, x2, y2, width float64, c Color) {
-	w := max(1, round(width))
-	half := float64(w) / 2
-	switch {
-	case y1 == y2:
-		r.fill(round(min(x1, x2)), round(y1-half), round(max(x1, x2))+1, round(y1-half)+w, c)
-	case x1 == x2:
-		r.fill(round(x1-half), round(min(y1, y2)), round(x1-half)+w, round(max(y1, y2))+1, c)
-	default:
-		steps := int(math.Ceil(math.Hypot(x2-x1, y2-y1))) + 1
-		for i := 0; i <= steps; i++ {
-			t := float64(i) / float64(steps)
-			x, y := x1+t*(x2-x1), y1+t*(y2-y1)
-			r.fill(round(x-half), round(y-half), round(x-half)+w, round(y-half)+w, c)
+	// The rasterizer's origin is the box's corner; it clamps what lies
+	// outside the box (only where the image's edge cut it) to the edge.
+	r.z.Reset(box.Dx(), box.Dy())
+	ox, oy := float64(box.Min.X), float64(box.Min.Y)
+	for _, c := range contours {
+		if len(c) < 3 {
+			continue
 		}
-	}
-}
-
-func (r *raster) Circle(cx, cy, rad float64, c Color, hollow bool) {
-	ink := rgba(c)
-	b := r.img.Bounds()
-	for y := int(math.Floor(cy - rad)); y <= int(math.Ceil(cy+rad)); y++ {
-		for x := int(math.Floor(cx - rad)); x <= int(math.Ceil(cx+rad)); x++ {
-			d := math.Hypot(float64(x)+0.5-cx, float64(y)+0.5-cy)
-			if d > rad || !(image.Point{X: x, Y: y}).In(b) {
-				continue
-			}
-			if hollow && d < rad-1.5 {
-				r.img.SetRGBA(x, y, rgba(White))
-				continue
-			}
-			r.img.SetRGBA(x, y, ink)
+		r.z.MoveTo(float32(c[0].x-ox), float32(c[0].y-oy))
+		for _, p := range c[1:] {
+			r.z.LineTo(float32(p.x-ox), float32(p.y-oy))
 		}
+		r.z.ClosePath()
 	}
+	r.z.Draw(r.img, box, image.NewUniform(rgba(k.Light())), image.Point{})
 }
 
-// fontScale is the bitmap font's magnification for a font size: 1 up to
-// 17 px, 2 up to 29 px, and so on.
-func fontScale(size float64) int { return max(1, round(size/12)) }
+// Rect implements Canvas.
+func (r *raster) Rect(x, y, w, h float64, k Ink) {
+	if !(w > 0 && h > 0) {
+		return
+	}
+	x0, y0, x1, y1 := x*Scale, y*Scale, (x+w)*Scale, (y+h)*Scale
+	r.fill(k, []point{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}})
+}
 
-func (r *raster) Text(x, y, size float64, anchor Anchor, c Color, s string) {
-	k := fontScale(size)
-	runes := []rune(s)
-	w := len(runes)*cellWidth*k - k // no spacing after the last glyph
-	left := round(x)
-	switch anchor {
+// Line implements Canvas: a rectangle of the width along the segment, with
+// square ends reaching half the width past each end point when the line is
+// horizontal or vertical (so axes and ticks meet without a notch), butt
+// ends otherwise.
+func (r *raster) Line(x1, y1, x2, y2, width float64, k Ink) {
+	ax, ay, bx, by := x1*Scale, y1*Scale, x2*Scale, y2*Scale
+	half := math.Max(width, 0.5) * Scale / 2
+	dx, dy := bx-ax, by-ay
+	n := math.Hypot(dx, dy)
+	if n == 0 {
+		r.fill(k, []point{{ax - half, ay - half}, {ax + half, ay - half}, {ax + half, ay + half}, {ax - half, ay + half}})
+		return
+	}
+	ux, uy := dx/n, dy/n
+	if dx == 0 || dy == 0 {
+		ax, ay, bx, by = ax-ux*half, ay-uy*half, bx+ux*half, by+uy*half
+	}
+	px, py := -uy*half, ux*half // the half-width, across the line
+	r.fill(k, []point{{ax + px, ay + py}, {bx + px, by + py}, {bx - px, by - py}, {ax - px, ay - py}})
+}
+
+// circle returns a polygon of the circle, fine enough that its facets do
+// not show, clockwise or (reverse) anticlockwise.
+func circle(cx, cy, rad float64, reverse bool) []point {
+	n := max(24, int(math.Ceil(rad*4)))
+	pts := make([]point, n)
+	for i := range pts {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		if reverse {
+			a = -a
+		}
+		pts[i] = point{cx + rad*math.Cos(a), cy + rad*math.Sin(a)}
+	}
+	return pts
+}
+
+// Circle implements Canvas; a hollow circle is a ring of width 1.5 around
+// a disc of the paper.
+func (r *raster) Circle(cx, cy, rad float64, k Ink, hollow bool) {
+	if !(rad > 0) {
+		return
+	}
+	x, y, s := cx*Scale, cy*Scale, rad*Scale
+	if !hollow {
+		r.fill(k, circle(x, y, s, false))
+		return
+	}
+	// The stroke of width 1.5 is centred on the circle, as in the SVG.
+	outer, inner := s+0.75*Scale, math.Max(s-0.75*Scale, 0)
+	r.fill(InkPaper, circle(x, y, inner, false))
+	r.fill(k, circle(x, y, outer, false), circle(x, y, inner, true))
+}
+
+// face returns the Go Regular face of size px (PNG pixels), made once.
+func (r *raster) face(px float64) (font.Face, error) {
+	if f, ok := r.faces[px]; ok {
+		return f, nil
+	}
+	f, err := opentype.NewFace(r.font, &opentype.FaceOptions{Size: px, DPI: 72, Hinting: font.HintingNone})
+	if err != nil {
+		return nil, fmt.Errorf("plot: no face of %g px: %w", px, err)
+	}
+	r.faces[px] = f
+	return f, nil
+}
+
+// Text implements Canvas: s in Go Regular at the size, its baseline at y.
+func (r *raster) Text(x, y, size float64, anchor Anchor, k Ink, s string) {
+	if s == "" || r.err != nil {
+		return
+	}
+	f, err := r.face(size * Scale)
+	if err != nil {
+		r.err = err
+		return
+	}
+	d := font.Drawer{Dst: r.img, Src: image.NewUniform(rgba(k.Light())), Face: f}
+	left := x * Scale
+	switch w := float64(d.MeasureString(s)) / 64; anchor {
 	case Middle:
 		left -= w / 2
 	case End:
 		left -= w
 	}
-	top := round(y) - glyphAscent*k
-	for i, ch := range runes {
-		bits := glyphBits(ch)
-		gx := left + i*cellWidth*k
-		for row, line := range bits {
-			for col := range glyphWidth {
-				if line>>(glyphWidth-1-col)&1 == 1 {
-					r.fill(gx+col*k, top+row*k, gx+(col+1)*k, top+(row+1)*k, c)
-				}
-			}
-		}
-	}
+	d.Dot = fixed.Point26_6{X: fixed.Int26_6(math.Round(left * 64)), Y: fixed.Int26_6(math.Round(y * Scale * 64))}
+	d.DrawString(s)
 }

@@ -28,6 +28,13 @@
 //     two searches never run at once; if the overrun one still runs, that go
 //     answers error and starts nothing.
 //   - End of input without quit ends the session cleanly, as quit does.
+//   - In the simultaneous Choro opening, go for North chooses as if South's
+//     choice were unknown: the chooser gets the state holding that choice
+//     (show does not print it) and must not use it. The default Greedy plays
+//     the best response, by the stones right after the openings, to an
+//     opponent who opens at random; matombo's AI (search/protocolai) draws
+//     from the equilibrium of the opening's matrix game. Both are
+//     reproducible with their seed.
 package protocol
 
 import (
@@ -56,7 +63,10 @@ type Limits struct {
 
 // Chooser picks an action for the side to move. It must return a legal
 // action of s, should return by the context's deadline, and may change s
-// (the engine passes it a copy).
+// (the engine passes it a copy). In the simultaneous Choro opening
+// (s.InSimultaneousOpening) it must choose for North without using South's
+// choice, which s holds: from s.BeforeOpeningChoice(), as the search
+// players do.
 type Chooser interface {
 	Choose(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error)
 }
@@ -474,7 +484,8 @@ func readLine(r *bufio.Reader, max int) (line string, tooLong bool, err error) {
 
 // Greedy is a one-ply player: it prefers the action after which the mover
 // has the most stones relative to the opponent (a win above all, a loss
-// below all), ties broken at random from its seed. It ignores playouts and
+// below all), ties broken at random from its seed; in the simultaneous Choro
+// opening, the best response to a random opening (search.OnePly). It ignores playouts and
 // depth, and returns its best so far when the context ends.
 type Greedy struct {
 	mu  sync.Mutex

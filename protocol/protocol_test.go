@@ -207,6 +207,9 @@ func TestGreedyPrefersMostStones(t *testing.T) {
 			}
 			chosen := value(a)
 			for _, b := range s.Legal(nil) {
+				if s.InSimultaneousOpening() { // chosen without South's choice: TestGoInSimultaneousOpening
+					break
+				}
 				if v := value(b); v > chosen {
 					t.Fatalf("%s at %s: greedy chose %s (%d) over %s (%d)", rs, s.Position(), a, chosen, b, v)
 				}
@@ -477,5 +480,43 @@ func TestGoOverrunStoppedFirst(t *testing.T) {
 	}
 	if most.Load() != 1 || calls.Load() != 3 {
 		t.Errorf("%d searches at once at most, %d calls; want 1 and 3", most.Load(), calls.Load())
+	}
+}
+
+// TestGoInSimultaneousOpening checks go in the simultaneous Choro opening
+// (RULES.md §6): for North it chooses as if South's choice were unknown, so
+// the same seed answers the same whatever South played, and the answer is
+// reproducible.
+func TestGoInSimultaneousOpening(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		var first string
+		for _, south := range []string{"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8"} {
+			e := New(Config{Seed: seed})
+			session(t, e, [][2]string{{"new choro", "ok"}, {"play " + south, "ok"}})
+			ans, _ := e.Handle("go")
+			move, ok := strings.CutPrefix(ans, "bestmove d")
+			if !ok || len(move) != 1 {
+				t.Fatalf("seed %d, go after %s: %q, want one of North's outer holes", seed, south, ans)
+			}
+			if first == "" {
+				first = ans
+			} else if ans != first {
+				t.Errorf("seed %d: go answered %q after South's %s, %q after a1", seed, ans, south, first)
+			}
+			if show, _ := e.Handle("show"); strings.Contains(show, south) || !strings.HasSuffix(show, " N opening") {
+				t.Errorf("show between the choices: %q", show)
+			}
+		}
+		// South's own go, at the start, is a legal outer hole and
+		// reproducible.
+		a, _ := New(Config{Seed: seed}).Handle("new choro")
+		e1, e2 := New(Config{Seed: seed}), New(Config{Seed: seed})
+		e1.Handle("new choro")
+		e2.Handle("new choro")
+		g1, _ := e1.Handle("go")
+		g2, _ := e2.Handle("go")
+		if a != "ok" || g1 != g2 || !strings.HasPrefix(g1, "bestmove a") {
+			t.Errorf("seed %d, South's go: %q then %q", seed, g1, g2)
+		}
 	}
 }

@@ -59,10 +59,17 @@ func (c AlphaBetaConfig) Validate() error {
 // evaluation. The root actions are shared among the workers in a fixed way
 // and every worker has its own table, so a search with a node or depth limit
 // gives the same result every time.
+//
+// In the simultaneous Choro opening it solves the matrix game of its scores
+// of the joint openings, each searched within a 64th of the limits (the
+// time shared out as the searches go), and
+// draws its choice from the equilibrium with its seed; it chooses from the
+// position before South's choice, so it never uses that choice.
 type AlphaBeta struct {
 	cfg     AlphaBetaConfig
 	workers []*abWorker
 	last    Stats
+	opening openingCache
 }
 
 // NewAlphaBeta returns an alpha-beta player, or an error if cfg is invalid.
@@ -115,6 +122,11 @@ func (ab *AlphaBeta) Choose(ctx context.Context, s *mancala.State, lim Limits) (
 		lim = ab.cfg.Limits
 	}
 	start := time.Now()
+	if s.InSimultaneousOpening() {
+		a, err := ab.chooseOpening(ctx, s, openingLimits(lim, 0), lim.MoveTime)
+		ab.last = Stats{Elapsed: time.Since(start)}
+		return a, err
+	}
 	legal := s.Legal(nil)
 	rng := rand.New(rand.NewPCG(ab.cfg.Seed, positionSeed(s)))
 	if len(legal) == 1 {
@@ -125,6 +137,32 @@ func (ab *AlphaBeta) Choose(ctx context.Context, s *mancala.State, lim Limits) (
 		ab.last = Stats{Elapsed: time.Since(start)}
 		return legal[rng.IntN(len(legal))], nil
 	}
+	order, st := ab.deepen(ctx, s, legal, lim, start)
+	best := order[0]
+	choice := best.action
+	if ab.cfg.Noise > 0 && st.Depth > 0 {
+		top := -infinity
+		for _, r := range order {
+			v := r.score + rng.IntN(2*ab.cfg.Noise+1) - ab.cfg.Noise
+			if v > top {
+				top, choice = v, r.action
+			}
+		}
+	}
+	st.Score = best.score
+	if best.score > winBound {
+		st.Proven = 1
+	} else if best.score < -winBound {
+		st.Proven = -1
+	}
+	st.Elapsed = time.Since(start)
+	ab.last = st
+	return choice, nil
+}
+
+// deepen searches s by iterative deepening within lim and returns the root
+// actions, best first, with the statistics of the search (Nodes, Depth).
+func (ab *AlphaBeta) deepen(ctx context.Context, s *mancala.State, legal []mancala.Action, lim Limits, start time.Time) ([]rootScore, Stats) {
 	clk := newClock(ctx, lim)
 	for i, w := range ab.workers {
 		w.prepare(s, &clk)
@@ -174,28 +212,25 @@ func (ab *AlphaBeta) Choose(ctx context.Context, s *mancala.State, lim Limits) (
 			break // the next iteration would not finish in time
 		}
 	}
-	choice := best.action
-	if ab.cfg.Noise > 0 && st.Depth > 0 {
-		top := -infinity
-		for _, r := range order {
-			v := r.score + rng.IntN(2*ab.cfg.Noise+1) - ab.cfg.Noise
-			if v > top {
-				top, choice = v, r.action
-			}
-		}
-	}
 	for _, w := range ab.workers {
 		st.Nodes += w.nodes
 	}
-	st.Score = best.score
-	if best.score > winBound {
-		st.Proven = 1
-	} else if best.score < -winBound {
-		st.Proven = -1
+	return order, st
+}
+
+// value returns the alpha-beta score of s for its side to move, searched
+// within lim: the best root action's score, or the static evaluation when
+// not even the first iteration finished. A finished game scores ±WinScore
+// or 0.
+func (ab *AlphaBeta) value(ctx context.Context, s *mancala.State, lim Limits) int {
+	if s.IsOver() {
+		return outcomeFor(s, s.ToMove()) * WinScore
 	}
-	st.Elapsed = time.Since(start)
-	ab.last = st
-	return choice, nil
+	order, st := ab.deepen(ctx, s, s.Legal(nil), lim, time.Now())
+	if st.Depth == 0 {
+		return ab.cfg.Eval.Evaluate(s)
+	}
+	return order[0].score
 }
 
 // iterate searches every root action to depth d, updating order's scores,

@@ -53,18 +53,23 @@ type Solution struct {
 // bound, and the horizon grows until the bounds meet. The value is exact
 // under the rules' repetition and turn-limit safeguards: the transposition
 // table key includes the turn count and the turn-start positions on the
-// path, so positions with different histories are never confused. It is
-// meant for positions with few stones, where lines end soon.
+// path, so positions with different histories are never confused. Actions
+// are tried in the order of the best action an earlier pass found, the
+// stones they win at once, and the cutoffs they made so far. It is meant
+// for positions with few stones, where lines end soon.
 type Solver struct {
-	tt     *table
-	states []*mancala.State
-	legal  [][]mancala.Action
-	clk    *clock
-	budget int
-	nodes  int
-	stop   bool
-	root   mancala.Player
-	pass   int // -1: horizon is a loss for root; +1: a win
+	tt      *table
+	states  []*mancala.State
+	legal   [][]mancala.Action
+	keys    [][]int32
+	scratch *mancala.State
+	history [2][1 << 11]int32 // cutoffs by action, for move ordering within one Solve
+	clk     *clock
+	budget  int
+	nodes   int
+	stop    bool
+	root    mancala.Player
+	pass    int // -1: horizon is a loss for root; +1: a win
 }
 
 // NewSolver returns a solver whose table has 2^tableBits entries (8 to 26).
@@ -78,6 +83,13 @@ func NewSolver(tableBits int) (*Solver, error) {
 // Solve proves what it can about s within the limits (Nodes, Depth and
 // MoveTime; a zero Depth means up to MaxDepth).
 func (sv *Solver) Solve(ctx context.Context, s *mancala.State, lim Limits) (Solution, error) {
+	return sv.solveFrom(ctx, s, lim, 1)
+}
+
+// solveFrom is Solve starting at horizon from: the bounds a horizon proves
+// hold at every deeper one, so a caller that searched the smaller horizons
+// already may skip them.
+func (sv *Solver) solveFrom(ctx context.Context, s *mancala.State, lim Limits, from int) (Solution, error) {
 	if err := begin(s, lim); err != nil {
 		return Solution{Value: Unknown}, err
 	}
@@ -87,11 +99,14 @@ func (sv *Solver) Solve(ctx context.Context, s *mancala.State, lim Limits) (Solu
 	if len(sv.states) == 0 || sv.states[0].Ruleset() != s.Ruleset() {
 		sv.states = make([]*mancala.State, MaxDepth+2)
 		sv.legal = make([][]mancala.Action, MaxDepth+2)
+		sv.keys = make([][]int32, MaxDepth+2)
+		sv.scratch = s.Clone()
 		for i := range sv.states {
 			sv.states[i] = s.Clone()
 		}
 	}
 	sv.states[0].CopyFrom(s)
+	sv.history = [2][1 << 11]int32{}
 	legal := s.Legal(nil)
 	sol := Solution{Value: Unknown, Actions: make([]ActionBounds, len(legal))}
 	for i, a := range legal {
@@ -101,7 +116,7 @@ func (sv *Solver) Solve(ctx context.Context, s *mancala.State, lim Limits) (Solu
 	if lim.Depth > 0 {
 		maxDepth = lim.Depth
 	}
-	for d := 1; d <= maxDepth && sol.Value == Unknown; d++ {
+	for d := max(from, 1); d <= maxDepth && sol.Value == Unknown; d++ {
 		for _, pass := range []int{-1, 1} {
 			sv.pass = pass
 			sv.tt.newGeneration()
@@ -203,7 +218,23 @@ func (sv *Solver) solve(ply, depth, alpha, beta int, path uint64) int {
 	legal := s.Legal(sv.legal[ply][:0])
 	sv.legal[ply] = legal
 	me := s.ToMove()
-	best := -2
+	if len(legal) > 1 { // the best action of an earlier pass first, then by cutoffs so far
+		ttMove := sv.tt.move(key)
+		keys := sv.keys[ply][:0]
+		for _, a := range legal {
+			k := sv.history[me][a&(1<<11-1)]
+			if depth >= 2 {
+				k += int32(sv.gain(s, a)) << 16
+			}
+			if a == ttMove {
+				k = 1 << 30
+			}
+			keys = append(keys, k)
+		}
+		sv.keys[ply] = keys
+		sortByKeys(legal, keys)
+	}
+	best, bestA := -2, legal[0]
 	child := sv.states[ply+1]
 	for _, a := range legal {
 		child.CopyFrom(s)
@@ -220,14 +251,32 @@ func (sv *Solver) solve(ply, depth, alpha, beta int, path uint64) int {
 		if sv.stop {
 			return 0
 		}
-		best = max(best, v)
+		if v > best {
+			best, bestA = v, a
+		}
 		alpha = max(alpha, v)
 		if alpha >= beta {
+			sv.history[me][a&(1<<11-1)] += int32(depth * depth)
 			break
 		}
 	}
-	sv.tt.store(key, depth, best, boundOf(best, alphaOrig, beta), 0)
+	sv.tt.store(key, depth, best, boundOf(best, alphaOrig, beta), bestA)
 	return best
+}
+
+// gain returns the stones the side to move gains over the opponent by
+// playing a (a win or loss counts as 1000 stones), for move ordering.
+func (sv *Solver) gain(s *mancala.State, a mancala.Action) int {
+	me := s.ToMove()
+	sc := sv.scratch
+	sc.CopyFrom(s)
+	if err := sc.Apply(a); err != nil {
+		panic("search: Legal offered an illegal action: " + err.Error())
+	}
+	if sc.IsOver() {
+		return outcomeFor(sc, me) * 1000
+	}
+	return (sc.Stones(me) - sc.Stones(me.Other())) - (s.Stones(me) - s.Stones(me.Other()))
 }
 
 // SolverPlayer plays proven wins found by the endgame solver within a share

@@ -16,7 +16,14 @@ var ErrNoAction = errors.New("search: no legal action to choose")
 // draw as even. Ties are broken by pick(k), which returns a number from 0 to
 // k-1 uniformly (each tied action is kept with equal chance). It returns its
 // best so far when ctx ends, having looked at one action at least.
+//
+// In the simultaneous Choro opening it never uses South's choice: it plays
+// the best response, by the stones right after the openings, to an opponent
+// who opens at random.
 func OnePly(ctx context.Context, s *mancala.State, pick func(k int) int) (mancala.Action, error) {
+	if s.InSimultaneousOpening() {
+		return greedyOpening(s, s.ToMove(), pick)
+	}
 	legal := s.Legal(nil)
 	if len(legal) == 0 {
 		return 0, ErrNoAction

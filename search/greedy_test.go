@@ -34,3 +34,24 @@ func TestOnePly(t *testing.T) {
 		t.Fatalf("finished game: %v", err)
 	}
 }
+
+// TestGreedyOpeningIgnoresSouthsChoice checks OnePly, which the protocol's
+// default chooser uses, the same way.
+func TestGreedyOpeningIgnoresSouthsChoice(t *testing.T) {
+	s := choroStart(t)
+	var first mancala.Action
+	for i, a := range s.Legal(nil) {
+		mid := s.Clone()
+		if err := mid.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+		b, err := OnePly(context.Background(), mid, func(int) int { return 0 })
+		if err != nil || !isLegal(mid, b) {
+			t.Fatalf("after %s: %s (%v)", a, b, err)
+		}
+		if i > 0 && b != first {
+			t.Errorf("North chose %s after South's %s, %s before", b, a, first)
+		}
+		first = b
+	}
+}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"matombo/mancala"
@@ -27,6 +28,15 @@ type LevelSpec struct {
 	Blunder  float64       // probability of a random action
 	Solver   bool          // use the endgame solver
 	Quiesce  int           // decisions of capture-only search past the depth limit (0: none)
+	// OpeningNodes is the node limit of the search of each joint opening
+	// when the level chooses in the simultaneous Choro opening: it solves
+	// the matrix game of its scores of the 64 joint openings and draws from
+	// the equilibrium. It is a 64th of the level's nodes (level 8: of the
+	// 4 million its 2 s are worth), so the 64 searches take the level's
+	// usual budget; the level's time limit is shared out the same way. 0:
+	// the level opens greedily instead (the best response, by the stones
+	// right after the openings, to an opponent who opens at random).
+	OpeningNodes int
 }
 
 // levelSpecs are the levels 1..8. Every level has a node or time limit, so
@@ -41,11 +51,11 @@ var levelSpecs = [MaxLevel + 1]LevelSpec{
 	1: {Depth: 1, Nodes: 5_000, Noise: 200, Blunder: 0.25},
 	2: {Depth: 2, Nodes: 20_000, Noise: 120, Blunder: 0.10},
 	3: {Depth: 3, Nodes: 50_000, Noise: 60, Blunder: 0.04},
-	4: {Depth: 4, Nodes: 100_000, Noise: 25},
-	5: {Nodes: 16_000, MoveTime: time.Second},
-	6: {Nodes: 64_000, MoveTime: 1500 * time.Millisecond},
-	7: {Nodes: 256_000, MoveTime: 2 * time.Second, Quiesce: 6},
-	8: {MoveTime: 2 * time.Second, Solver: true, Quiesce: 6},
+	4: {Depth: 4, Nodes: 100_000, Noise: 25, OpeningNodes: 100_000 / 64},
+	5: {Nodes: 16_000, MoveTime: time.Second, OpeningNodes: 16_000 / 64},
+	6: {Nodes: 64_000, MoveTime: 1500 * time.Millisecond, OpeningNodes: 64_000 / 64},
+	7: {Nodes: 256_000, MoveTime: 2 * time.Second, Quiesce: 6, OpeningNodes: 256_000 / 64},
+	8: {MoveTime: 2 * time.Second, Solver: true, Quiesce: 6, OpeningNodes: 4_000_000 / 64},
 }
 
 // Level returns the configuration of level k.
@@ -64,9 +74,15 @@ func (l LevelSpec) Limits() Limits {
 // LevelPlayer plays at one level. The limits given to Choose tighten the
 // level's own: each limit is the smaller of the two where both are set, so
 // a level keeps its depth while an arena sets the time.
+//
+// In the simultaneous Choro opening a level never uses South's choice: it
+// chooses from the position before it (mancala.State.BeforeOpeningChoice),
+// so North's choice is the same, for a given seed, whatever South chose.
 type LevelPlayer struct {
 	level int
 	spec  LevelSpec
+	seed  uint64
+	ab    *AlphaBeta
 	p     Player
 }
 
@@ -92,7 +108,7 @@ func NewLevel(k int, seed uint64) (*LevelPlayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	lp := &LevelPlayer{level: k, spec: spec, p: ab}
+	lp := &LevelPlayer{level: k, spec: spec, seed: seed, ab: ab, p: ab}
 	if spec.Solver {
 		sv, err := NewSolver(18)
 		if err != nil {
@@ -108,11 +124,39 @@ func (lp *LevelPlayer) Level() int { return lp.level }
 
 // Choose implements Player.
 func (lp *LevelPlayer) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
-	if err := lim.Validate(); err != nil {
+	if err := begin(s, lim); err != nil {
 		return 0, err
 	}
-	return lp.p.Choose(ctx, s, tighten(lp.spec.Limits(), lim))
+	total := tighten(lp.spec.Limits(), lim)
+	if s.InSimultaneousOpening() {
+		return lp.chooseOpening(ctx, s, total)
+	}
+	return lp.p.Choose(ctx, s, total)
 }
+
+// chooseOpening chooses in the simultaneous Choro opening: from level 4 by
+// the matrix game of the level's scores of the joint openings, each searched
+// within OpeningNodes (and a 64th of total's nodes), all within total's
+// time; below, greedily, or at random as often as the level blunders.
+func (lp *LevelPlayer) chooseOpening(ctx context.Context, s *mancala.State, total Limits) (mancala.Action, error) {
+	if lp.spec.OpeningNodes > 0 {
+		return lp.ab.chooseOpening(ctx, s, openingLimits(total, lp.spec.OpeningNodes), total.MoveTime)
+	}
+	rng := rand.New(rand.NewPCG(lp.seed, openingSeed(s)))
+	if lp.spec.Blunder > 0 && rng.Float64() < lp.spec.Blunder {
+		choices, err := openingChoices(s, s.ToMove())
+		if err != nil {
+			return 0, err
+		}
+		return choices[rng.IntN(len(choices))], nil
+	}
+	return greedyOpening(s, s.ToMove(), rng.IntN)
+}
+
+// LastOpening returns the last matrix game of the simultaneous Choro opening
+// the level solved (a zero OpeningGame before any, and at levels 1 to 3,
+// which open greedily).
+func (lp *LevelPlayer) LastOpening() OpeningGame { return lp.ab.LastOpening() }
 
 // tighten returns the smaller of each limit set in a or b.
 func tighten(a, b Limits) Limits {

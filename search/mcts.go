@@ -76,10 +76,15 @@ func (c MCTSConfig) Validate() error {
 	return c.Limits.Validate()
 }
 
-// MCTS is a Monte Carlo tree search player.
+// MCTS is a Monte Carlo tree search player. In the simultaneous Choro
+// opening it solves the matrix game of its expected scores of the joint
+// openings (each searched with a 64th of the playouts, the time shared out
+// as the searches go) and draws from the equilibrium with its seed; it
+// chooses from the position before South's choice, so it never uses it.
 type MCTS struct {
-	cfg  MCTSConfig
-	last Stats
+	cfg     MCTSConfig
+	last    Stats
+	opening openingCache
 }
 
 // Stats describes the last search.
@@ -130,7 +135,6 @@ type worker struct {
 	st       *mancala.State
 	scratch  *mancala.State
 	legal    []mancala.Action
-	cand     []mancala.Action
 	path     []int32
 	playouts int
 }
@@ -145,6 +149,11 @@ func (m *MCTS) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancal
 		lim = m.cfg.Limits
 	}
 	start := time.Now()
+	if s.InSimultaneousOpening() { // a tree of sequential decisions would see South's choice
+		a, err := m.chooseOpening(ctx, s, lim)
+		m.last = Stats{Elapsed: time.Since(start)}
+		return a, err
+	}
 	legal := s.Legal(nil)
 	if len(legal) == 1 {
 		m.last = Stats{Elapsed: time.Since(start)}
@@ -181,6 +190,46 @@ func (m *MCTS) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancal
 	st.Elapsed = time.Since(start)
 	m.last = st
 	return a, nil
+}
+
+// chooseOpening chooses the side to move's opening hole at s, in the
+// simultaneous opening, within lim.
+func (m *MCTS) chooseOpening(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
+	el := Limits{MoveTime: lim.MoveTime}
+	if lim.Playouts > 0 {
+		el.Playouts = max(lim.Playouts/openingEntries, 1)
+	}
+	g, err := m.opening.get(ctx, s, el, lim.MoveTime, func(ctx context.Context, st *mancala.State) int { return m.value(ctx, st, el) })
+	if err != nil {
+		return 0, err
+	}
+	return drawOpening(g, s, m.cfg.Seed), nil
+}
+
+// LastOpening returns the last opening game the player solved in the
+// simultaneous Choro opening (a zero OpeningGame before any).
+func (m *MCTS) LastOpening() OpeningGame { return m.opening.game }
+
+// value returns the tree search's score of s for its side to move, within
+// lim: its expected score of the chosen action (0 to 1) mapped to -1000 to
+// 1000, or ±WinScore when proven.
+func (m *MCTS) value(ctx context.Context, s *mancala.State, lim Limits) int {
+	if s.IsOver() {
+		return outcomeFor(s, s.ToMove()) * WinScore
+	}
+	if _, err := m.Choose(ctx, s, lim); err != nil {
+		return 0
+	}
+	switch st := m.last; {
+	case st.Proven == 1:
+		return WinScore
+	case st.Proven == -1:
+		return -WinScore
+	case st.Playouts == 0: // a single legal action, not searched
+		return 0
+	default:
+		return int(math.Round((2*st.Value - 1) * 1000))
+	}
 }
 
 // merge combines the root children of every worker's tree.

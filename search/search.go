@@ -2,6 +2,10 @@
 // player, Monte Carlo tree search (UCT with a solver and a greedy playout
 // policy), alpha-beta (negamax with iterative deepening and a transposition
 // table), an exact endgame solver, and the playing levels built from them.
+// The simultaneous Choro opening, where both players choose at once, is a
+// matrix game: the players solve it by linear programming (SolveMatrixGame)
+// over their scores of the joint openings and draw from the equilibrium,
+// never using South's choice when choosing for North (opening.go).
 //
 // Search knows only the game interface of package mancala, so every player
 // plays every ruleset, the decisions inside a turn included (head stop or

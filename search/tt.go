@@ -47,6 +47,17 @@ func (t *table) probe(key uint64) (ttEntry, bool) {
 	return e, e.key == key && e.gen == t.gen && e.bound != 0
 }
 
+// move returns the best action stored for key by this or an earlier
+// generation, for move ordering only (0 when none): a search whose scores
+// are not valid for this one may still know which action to try first.
+func (t *table) move(key uint64) mancala.Action {
+	e := t.slots[key&t.mask]
+	if e.key != key || e.bound == 0 {
+		return 0
+	}
+	return e.best
+}
+
 // store keeps the deeper entry of the slot, preferring fresh ones.
 func (t *table) store(key uint64, depth int, score int, bound uint8, best mancala.Action) {
 	e := &t.slots[key&t.mask]

@@ -34,6 +34,10 @@ const (
 type Error struct {
 	Code    Code
 	Message string
+	// SuggestRuleset, when set, is a ruleset under which the request would
+	// succeed: a record import refused under its own Ruleset header that
+	// plays under this one (mancala.ReadingError).
+	SuggestRuleset string
 }
 
 func (e *Error) Error() string { return "app: " + e.Message }
@@ -60,4 +64,14 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// ErrorSuggestRuleset returns the ruleset that err suggests (its *Error's
+// SuggestRuleset), or "".
+func ErrorSuggestRuleset(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.SuggestRuleset
+	}
+	return ""
 }

@@ -1,16 +1,17 @@
 package app
 
-import (
-	"strings"
+import "matombo/mancala"
 
-	"matombo/mancala"
-)
-
-// Option is one option of a game's rulesets, for the new-game form.
+// Option is one option of a game's rulesets, for the new-game form: its
+// allowed values in words, and as a list of names (values) or a range of
+// whole numbers (min, max).
 type Option struct {
-	Key     string `json:"key"`
-	Allowed string `json:"allowed"`
-	Default string `json:"default"`
+	Key     string   `json:"key"`
+	Allowed string   `json:"allowed"`
+	Values  []string `json:"values,omitempty"`
+	Min     int      `json:"min,omitempty"`
+	Max     int      `json:"max,omitempty"`
+	Default string   `json:"default"`
 }
 
 // Preset is a preset ruleset with what the new-game form needs.
@@ -41,11 +42,8 @@ func Presets() []Preset {
 	for _, rs := range mancala.Presets() {
 		p := Preset{Ruleset: rs.String(), Game: rs.Game.String(), Title: titles[rs.Game], Size: rs.Size,
 			Options: []Option{}, Description: descriptions[rs.Game]}
-		for _, line := range mancala.OptionHelp(rs.Game) {
-			// "key: allowed values (default d)"
-			key, rest, _ := strings.Cut(line, ": ")
-			allowed, def, _ := strings.Cut(rest, " (default ")
-			p.Options = append(p.Options, Option{Key: key, Allowed: allowed, Default: strings.TrimSuffix(def, ")")})
+		for _, o := range mancala.Options(rs.Game) {
+			p.Options = append(p.Options, Option{Key: o.Key, Allowed: o.Allowed, Values: o.Values, Min: o.Min, Max: o.Max, Default: o.Default})
 		}
 		out = append(out, p)
 	}

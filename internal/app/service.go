@@ -19,6 +19,9 @@ import (
 type Update struct {
 	Game   *GameView
 	Events []EventView
+	// southChoice is South's secret opening choice, for South's seats
+	// only: see ViewFor.
+	southChoice string
 }
 
 // Notifier receives the updates of games, for live clients.
@@ -180,11 +183,9 @@ func (s *Service) Refresh(ctx context.Context, id string, ply int) error {
 		}
 		return err
 	}
-	u := Update{Game: p.view("")}
+	u := p.update(nil)
 	if n := len(p.g.Actions); n == ply && ply > 0 {
-		err := traced(p.g, n-1, func(a mancala.Action, by mancala.Player, evs []mancala.Event, _ *mancala.State) {
-			u.Events = eventViews(evs, a, by)
-		})
+		err := traced(p.g, n-1, func(t *tracedStep) { u.Events = t.events() })
 		if err != nil {
 			return err
 		}
@@ -401,9 +402,7 @@ func (s *Service) CatchUp(ctx context.Context, id, token string, since int) (*Ga
 	s.resumeAI(p)
 	var evs []EventView
 	if n := len(p.g.Actions); since >= 0 && since < n && n-since <= MaxCatchUp {
-		err = traced(p.g, since, func(a mancala.Action, by mancala.Player, e []mancala.Event, _ *mancala.State) {
-			evs = append(evs, eventViews(e, a, by)...)
-		})
+		err = traced(p.g, since, func(t *tracedStep) { evs = append(evs, t.events()...) })
 		if err != nil {
 			return nil, nil, err
 		}
@@ -453,7 +452,7 @@ func (s *Service) Hint(ctx context.Context, id, token string) (*Hint, error) {
 	st, ply := st.Clone(), len(p.g.Actions)
 	hctx, cancel := context.WithTimeout(ctx, hintTime)
 	defer cancel()
-	a, err := s.mover.Choose(hctx, st, HintLevel)
+	a, err := s.choose(hctx, st, HintLevel)
 	if err != nil && hctx.Err() != nil {
 		return nil, Errorf(ERateLimited, "the computer is too busy to think of a hint now; ask again in a moment")
 	}
@@ -510,7 +509,7 @@ func (s *Service) Join(ctx context.Context, id, code, name string) (*Joined, err
 			}
 		}
 		s.cache.drop(id)
-		s.publish(ctx, id, Update{Game: p.view("")})
+		s.publish(ctx, id, p.update(nil))
 		return &Joined{Seat: side.String(), Token: token, URL: gameURL(id, token)}, nil
 	}
 	return nil, Errorf(EForbidden, "the invite code is not valid for game %s; ask for a new link", id)
@@ -550,6 +549,7 @@ func (s *Service) Invite(ctx context.Context, id, token string) (*Invited, error
 type ActResult struct {
 	Game   *GameView   `json:"game"`
 	Events []EventView `json:"events"`
+	update Update      // what was published: the actor's view is made from it
 }
 
 // Act plays action for the holder of token, who must be seated at the side
@@ -605,7 +605,7 @@ func (s *Service) actOn(ctx context.Context, e *cacheEntry, id, token, action st
 		e.p = nil // p may be ahead of the store
 		return nil, err
 	}
-	res.Game.You = side.String()
+	res.Game = res.update.ViewFor(side.String())
 	s.kickAI(g) // under the entry's lock: the AI job changes g
 	return res, nil
 }
@@ -614,6 +614,10 @@ func (s *Service) actOn(ctx context.Context, e *cacheEntry, id, token, action st
 func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActResult, error) {
 	g, st := p.g, p.state()
 	side := st.ToMove()
+	south := mancala.Action(0) // South's choice of the simultaneous opening, for the events of North's
+	if st.OpeningChoiceHidden() && len(g.Actions) > 0 {
+		south, _ = mancala.ParseAction(g.Actions[len(g.Actions)-1].Action)
+	}
 	evs, err := st.Clone().ApplyTraced(a, nil)
 	if err != nil {
 		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
@@ -632,9 +636,13 @@ func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActR
 	}
 	g.Actions = append(g.Actions, m)
 	g.Turns, g.Result, g.Reason, g.Updated = st.Turns(), result, reason, m.At
-	res := &ActResult{Game: p.view(""), Events: eventViews(evs, a, side)}
-	s.publish(ctx, g.ID, Update{Game: res.Game, Events: res.Events})
-	return res, nil
+	events := eventViews(evs, a, side, south)
+	if openingHidden(g, st) {
+		events = []EventView{} // South's secret choice changes nothing on the board
+	}
+	u := p.update(events)
+	s.publish(ctx, g.ID, u)
+	return &ActResult{Game: u.Game, Events: u.Events, update: u}, nil
 }
 
 // aiToMove reports whether the AI has the decision in g.
@@ -774,7 +782,7 @@ func (s *Service) playTurn(ctx context.Context, id string, l lane) bool {
 // its next visit: an action is never played without a search.
 func (s *Service) decide(ctx context.Context, id string, st *mancala.State, level int, left time.Duration) (mancala.Action, bool) {
 	dctx, cancel := context.WithTimeout(ctx, decisionTime(left))
-	a, err := s.mover.Choose(dctx, st, level)
+	a, err := s.choose(dctx, st, level)
 	cancel()
 	if err == nil || ctx.Err() != nil {
 		return a, err == nil
@@ -782,7 +790,7 @@ func (s *Service) decide(ctx context.Context, id string, st *mancala.State, leve
 	s.sched.failed()
 	s.log.Warn("ai: search failed; searching again at a cheaper level", "game", id, "level", level, "err", err)
 	dctx, cancel = context.WithTimeout(ctx, quickTurnTime)
-	a, err = s.mover.Choose(dctx, st, min(level, QuickLevel))
+	a, err = s.choose(dctx, st, min(level, QuickLevel))
 	cancel()
 	if err != nil {
 		if ctx.Err() == nil {
@@ -920,13 +928,15 @@ func (s *Service) List(ctx context.Context, f ListFilter) ([]Summary, error) {
 	return out, nil
 }
 
-// RecordText returns the record of game id (RULES.md §5).
+// RecordText returns the record of game id (RULES.md §5), without South's
+// secret opening choice (played.record).
 func (s *Service) RecordText(ctx context.Context, id string) (string, error) {
 	p, err := s.load(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	return p.rec.Record().String(), nil
+	rec, _ := p.record()
+	return rec.String(), nil
 }
 
 // MaxRecordBytes is the most bytes of a record text Import takes. Import
@@ -939,16 +949,18 @@ const MaxRecordBytes = 1 << 20
 // Import stores the game of a record text, which must replay legally; the
 // error names the turn and action at fault.
 func (s *Service) Import(ctx context.Context, text string) (string, error) {
+	return s.ImportAs(ctx, text, "")
+}
+
+// ImportAs is Import with the record read and replayed under ruleset
+// instead of its Ruleset header, unless ruleset is "" (see readRecord).
+func (s *Service) ImportAs(ctx context.Context, text, ruleset string) (string, error) {
 	if len(text) > MaxRecordBytes {
 		return "", Errorf(ETooLarge, "the record has %d bytes; a record has at most %d bytes", len(text), MaxRecordBytes)
 	}
-	rec, err := mancala.ParseRecord(text)
+	rec, st, err := readRecord(text, ruleset)
 	if err != nil {
-		return "", Errorf(EInvalid, "%s", trimPrefix(err))
-	}
-	st, err := rec.Replay()
-	if err != nil {
-		return "", Errorf(EInvalid, "%s", trimPrefix(err))
+		return "", err
 	}
 	now := time.Now().UTC()
 	g := &Game{ID: newID(), Ruleset: rec.Ruleset.String(), Start: rec.Position, Mode: ModeImported,
@@ -1018,6 +1030,7 @@ type ReplayStep struct {
 	TurnEnd  bool        `json:"turn_end"` // the action ended its turn: Position is at the start of the next
 	Decision string      `json:"decision"` // the decision that follows, as in the game view (decision "start" at a turn end)
 	Pending  string      `json:"pending"`  // mid-turn: what the decision that follows is, for people; "" at a turn end
+	Turn     int         `json:"turn"`     // the index in the replay's Moves of the action's turn
 }
 
 // ReplayView is a stored game for the replay page.
@@ -1030,6 +1043,9 @@ type ReplayView struct {
 	Reason  string            `json:"reason"`
 	Headers []Header          `json:"headers,omitempty"` // an imported record's headers, in its order
 	Actions []ReplayStep      `json:"actions"`
+	Moves   []TurnView        `json:"moves"`                    // the turns as the record writes them
+	Hidden  bool              `json:"opening_hidden,omitempty"` // South's secret opening choice is left out
+	RuleFacts
 }
 
 // Header is one header line of an imported record, such as Event or Date.
@@ -1038,23 +1054,35 @@ type Header struct {
 	Value string `json:"value"`
 }
 
-// Replay returns game id action by action with events and positions.
+// Replay returns game id action by action with events and positions,
+// without South's secret opening choice (played.record).
 func (s *Service) Replay(ctx context.Context, id string) (*ReplayView, error) {
-	g, err := s.store.Game(ctx, id)
+	p, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	g := p.g
 	v := &ReplayView{ID: g.ID, Ruleset: g.Ruleset, Result: g.Result, Reason: g.Reason,
-		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}}
+		Players: map[string]Player{"S": g.Players[0], "N": g.Players[1]}, Actions: []ReplayStep{}, RuleFacts: RuleFactsOf(p.state())}
 	for _, t := range g.Headers {
 		v.Headers = append(v.Headers, Header{Key: t.Key, Value: t.Value})
 	}
 	if v.Start, err = StartPositionOf(g); err != nil {
 		return nil, err
 	}
-	err = traced(g, 0, func(a mancala.Action, by mancala.Player, evs []mancala.Event, st *mancala.State) {
-		v.Actions = append(v.Actions, ReplayStep{Action: a.String(), By: by.String(), Events: eventViews(evs, a, by), Position: st.Position(), TurnEnd: st.AtTurnStart() || st.IsOver(),
-			Decision: decisionOf(st), Pending: st.Pending()})
+	rec, hidden := p.record()
+	v.Moves, v.Hidden = turnViews(rec), hidden != ""
+	turn := 0
+	err = traced(g, 0, func(t *tracedStep) {
+		if t.hidden {
+			return
+		}
+		end := t.after.AtTurnStart() || t.after.IsOver()
+		v.Actions = append(v.Actions, ReplayStep{Action: t.a.String(), By: t.by.String(), Events: t.events(), Position: t.after.Position(), TurnEnd: end, Turn: turn,
+			Decision: decisionOf(t.after), Pending: t.after.Pending()})
+		if end {
+			turn++
+		}
 	})
 	if err != nil {
 		return nil, err
@@ -1073,18 +1101,23 @@ func StartPositionOf(g *Game) (string, error) {
 
 // traced replays g from its start, tracing the actions from ply from on:
 // visit gets each with its side, its events and the state after it.
-func traced(g *Game, from int, visit func(a mancala.Action, by mancala.Player, evs []mancala.Event, after *mancala.State)) error {
+func traced(g *Game, from int, visit func(t *tracedStep)) error {
 	st, err := startState(g.Ruleset, g.Start)
 	if err != nil {
 		return err
 	}
 	var evs []mancala.Event
+	var prev mancala.Action
 	for i, m := range g.Actions {
 		a, err := mancala.ParseAction(m.Action)
 		if err != nil {
 			return Errorf(EInternal, "stored game %s: %v", g.ID, err)
 		}
 		by := st.ToMove()
+		var south mancala.Action
+		if st.OpeningChoiceHidden() {
+			south = prev
+		}
 		if i < from {
 			err = st.Apply(a)
 		} else {
@@ -1094,8 +1127,9 @@ func traced(g *Game, from int, visit func(a mancala.Action, by mancala.Player, e
 			return Errorf(EInternal, "stored game %s does not replay at ply %d: %v", g.ID, i, err)
 		}
 		if i >= from {
-			visit(a, by, evs, st)
+			visit(&tracedStep{a: a, by: by, evs: evs, after: st, south: south, hidden: i == len(g.Actions)-1 && openingHidden(g, st)})
 		}
+		prev = a
 	}
 	return nil
 }

@@ -29,6 +29,7 @@ type GameView struct {
 	Decision     string            `json:"decision"`
 	Turns        [][]string        `json:"turns"`
 	FirstToMove  string            `json:"first_to_move"` // the side of the first turn: the start position's side to move
+	Moves        []TurnView        `json:"moves"`         // the turns as the record writes them
 	Record       string            `json:"record"`
 	Result       string            `json:"result"`
 	Reason       string            `json:"reason"`
@@ -36,7 +37,67 @@ type GameView struct {
 	Seated       map[string]bool   `json:"seated"` // whether a side has a human seat (a friend has joined)
 	Rematch      string            `json:"rematch"`
 	Thinking     bool              `json:"thinking"` // the AI has the decision
-	You          string            `json:"you"`
+	// OpeningHidden: South's choice of the simultaneous Choro opening is
+	// made and held secret until North has chosen (see docs/API.md): the
+	// view leaves it out.
+	OpeningHidden bool `json:"opening_hidden"`
+	// OpeningChoice is South's secret choice, in the view of a seat allowed
+	// to see it only (played.choiceFor).
+	OpeningChoice string `json:"opening_choice,omitempty"`
+	You           string `json:"you"`
+	// PendingHole is the hole a mid-turn decision is about: the head of a
+	// "head" decision, the hole the next lap lifts in a "direction"
+	// decision; "" otherwise.
+	PendingHole string `json:"pending_hole"`
+	RuleFacts
+}
+
+// RuleFacts are the facts of a game's rules the pages draw and explain with,
+// so that no rule is written again in JavaScript (docs/API.md, "Rule
+// facts"): they come from the engine.
+type RuleFacts struct {
+	// SpecialHoles are Choro's special holes, which may be sown clockwise:
+	// South's then North's; [] in the other games.
+	SpecialHoles []string `json:"special_holes"`
+	// Sides are each side's rows and sowing loop, by "S" and "N".
+	Sides map[string]SideFacts `json:"sides"`
+	// SimultaneousOpening: the game opens with Choro's simultaneous opening
+	// (opening=simultaneous).
+	SimultaneousOpening bool `json:"simultaneous_opening"`
+}
+
+// SideFacts are one side's holes as its rules use them.
+type SideFacts struct {
+	Outer string `json:"outer"` // the letter of the side's outer row
+	Inner string `json:"inner"` // the letter of its inner row
+	// Loop is the side's holes in anticlockwise sowing order: a lap drops
+	// its stones into the holes after its origin, round and round; a
+	// clockwise lap runs it backwards. Laps never leave it.
+	Loop    []string `json:"loop"`
+	Special []string `json:"special"` // the side's Choro special holes; [] in the other games
+}
+
+// RuleFactsOf returns the rule facts of the game s plays.
+func RuleFactsOf(s *mancala.State) RuleFacts {
+	f := RuleFacts{SpecialHoles: []string{}, Sides: map[string]SideFacts{},
+		SimultaneousOpening: s.Ruleset().Game == mancala.Choro && s.Ruleset().Opening == mancala.OpeningSimultaneous}
+	for _, p := range []mancala.Player{mancala.South, mancala.North} {
+		sf := SideFacts{Loop: []string{}, Special: []string{}}
+		for _, h := range s.Loop(p) {
+			sf.Loop = append(sf.Loop, h.String())
+			if h.Row().Inner() {
+				sf.Inner = h.Row().String()
+			} else {
+				sf.Outer = h.Row().String()
+			}
+		}
+		for _, h := range s.SpecialHoles(p) {
+			sf.Special = append(sf.Special, h.String())
+		}
+		f.SpecialHoles = append(f.SpecialHoles, sf.Special...)
+		f.Sides[p.String()] = sf
+	}
+	return f
 }
 
 // Board is the board of a view: each row's counts from column 1, and the
@@ -55,15 +116,36 @@ type EventView struct {
 	Clockwise bool   `json:"clockwise"`
 	Action    string `json:"action"`
 	By        string `json:"by"`
+	Step      int    `json:"step,omitempty"` // the lockstep step of the simultaneous Choro opening, from 1; 0 elsewhere
 }
 
-func eventViews(evs []mancala.Event, a mancala.Action, by mancala.Player) []EventView {
+// eventViews returns the views of the events evs of action a by side by.
+// The events of the simultaneous Choro opening (North's choice, which sows
+// both openings) belong to the side whose opening they are in: South's to
+// South and its choice south.
+func eventViews(evs []mancala.Event, a mancala.Action, by mancala.Player, south mancala.Action) []EventView {
 	out := make([]EventView, len(evs))
 	for i, e := range evs {
+		act, side := a, by
+		if e.Step > 0 && eventSide(e) == mancala.South {
+			act, side = south, mancala.South
+		}
 		out[i] = EventView{Kind: e.Kind.String(), From: e.From.String(), To: e.To.String(),
-			Stones: e.Stones, Clockwise: e.Clockwise, Action: a.String(), By: by.String()}
+			Stones: e.Stones, Clockwise: e.Clockwise, Action: act.String(), By: side.String(), Step: e.Step}
 	}
 	return out
+}
+
+// eventSide returns the side whose action made e: the sower of a lap, the
+// capturer of a capture (into its lap's origin, or off the opponent's side).
+func eventSide(e mancala.Event) mancala.Player {
+	switch e.Kind {
+	case mancala.EventMove, mancala.EventLapLimit:
+		return e.To.Row().Owner()
+	case mancala.EventTake:
+		return e.From.Row().Owner().Other()
+	}
+	return e.From.Row().Owner()
 }
 
 // titles names the games for people.
@@ -100,6 +182,8 @@ func decisionOf(s *mancala.State) string {
 		return "over"
 	case s.InSetup():
 		return "setup"
+	case s.InSimultaneousOpening():
+		return "opening"
 	case s.AtTurnStart():
 		return "start"
 	case strings.HasPrefix(p, "relay"):
@@ -139,6 +223,10 @@ func positionView(v *GameView, s *mancala.State) {
 	v.Legal = legalStrings(s)
 	v.Pending = s.Pending()
 	v.Decision = decisionOf(s)
+	if h := s.Decision().Hole; h != 0 {
+		v.PendingHole = h.String()
+	}
+	v.RuleFacts = RuleFactsOf(s)
 	v.FirstToMove = v.ToMove
 	if s.IsOver() {
 		v.Result = s.Outcome().Result.String()
@@ -156,7 +244,7 @@ func PositionView(ruleset, position string) (*GameView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &GameView{Turns: [][]string{}, Players: map[string]Player{}, Seated: map[string]bool{}}
+	v := &GameView{Turns: [][]string{}, Moves: []TurnView{}, Players: map[string]Player{}, Seated: map[string]bool{}}
 	positionView(v, s)
 	return v, nil
 }
@@ -263,10 +351,14 @@ func (p *played) view(you string) *GameView {
 		v.Decision = "over"
 		v.Legal = []string{}
 		v.Pending = ""
+		v.PendingHole = ""
 	} else {
 		v.Status = "playing"
 	}
-	rec := p.rec.Record()
+	rec, hidden := p.record()
+	v.OpeningHidden = hidden != ""
+	v.OpeningChoice = p.choiceFor(you)
+	v.Moves = turnViews(rec)
 	v.FirstToMove = firstToMove(rec.Position)
 	v.Turns = make([][]string, len(rec.Turns))
 	for i, t := range rec.Turns {

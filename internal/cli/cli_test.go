@@ -238,7 +238,7 @@ func TestBenchJSON(t *testing.T) {
 		t.Fatalf("not a JSON list: %v\n%s", err, stdout)
 	}
 	wantRulesets := []string{"tsoro size=8 heads=none bonus=0", "tsoro size=8 heads=none bonus=3",
-		"misoro-tsoro", "musoro-tsoro", "choro", "nsolo", "tsoro"}
+		"misoro-tsoro", "musoro-tsoro", "choro opening=sequential cw=any leave=no", "nsolo", "tsoro", "choro"}
 	if len(rows) != len(wantRulesets) {
 		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(wantRulesets), stdout)
 	}
@@ -264,13 +264,13 @@ func TestBenchJSON(t *testing.T) {
 
 // TestBenchText checks the table's shape for a ruleset given as words.
 func TestBenchText(t *testing.T) {
-	code, stdout, stderr := run(t, "", "bench", "--seconds", "0.05", "--seed", "9", "choro", "tsoro", "size=12")
+	code, stdout, stderr := run(t, "", "bench", "--seconds", "0.05", "--seed", "9", "choro", "opening=sequential", "cw=any", "leave=no", "tsoro", "size=12")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(stdout, "\n")
 	if len(lines) < 6 || !strings.HasPrefix(lines[2], "ruleset") ||
-		!strings.HasPrefix(lines[3], "choro ") || !strings.HasSuffix(lines[3], "x") ||
+		!strings.HasPrefix(lines[3], "choro opening=sequential cw=any leave=no ") || !strings.HasSuffix(lines[3], "x") ||
 		!strings.HasPrefix(lines[4], "tsoro size=12 ") || !strings.Contains(lines[0], "seed 9") {
 		t.Errorf("unexpected table:\n%s", stdout)
 	}

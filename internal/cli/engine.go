@@ -19,7 +19,9 @@ Runs the engine line protocol of RULES.md §6 on standard input and output,
 with matombo's AI behind go (the strongest level for movetime and depth,
 a seeded tree search for playouts),
 one command per line and one answer line per command, so that any program
-(a GUI, a tournament runner) can drive matombo:
+(a GUI, a tournament runner) can drive matombo. In the simultaneous Choro
+opening, go solves the matrix game of the 64 joint openings and draws from
+its equilibrium with the seed; for North it never uses South's choice:
 
   new <ruleset>         ok | error <reason>
   position <position>   ok | error <reason>

@@ -38,3 +38,22 @@ func TestEngine(t *testing.T) {
 		t.Errorf("--movetime 0: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestEngineSimultaneousOpening checks go for North in the simultaneous
+// Choro opening through the command line: the same answer, for a seed,
+// whatever South played.
+func TestEngineSimultaneousOpening(t *testing.T) {
+	var first string
+	for _, south := range []string{"a2", "a7"} {
+		code, stdout, stderr := run(t, "new choro\nplay "+south+"\ngo depth 1\n", "engine", "--seed", "5")
+		lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+		if code != 0 || stderr != "" || len(lines) != 3 || !strings.HasPrefix(lines[2], "bestmove d") {
+			t.Fatalf("after %s: exit %d, stdout %q, stderr %q", south, code, stdout, stderr)
+		}
+		if first == "" {
+			first = lines[2]
+		} else if lines[2] != first {
+			t.Errorf("go answered %q after South's %s, %q after a2", lines[2], south, first)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ func loadtestCommand() command {
 	return command{
 		name:    "loadtest",
 		summary: "play many concurrent games against a local server and measure it",
-		usage: fmt.Sprintf(`usage: matombo loadtest --url http://127.0.0.1:PORT[,URL...] [--games N] [--seconds S] [--rate R] [--ruleset R] [--seed N] [--json]
+		usage: fmt.Sprintf(`usage: matombo loadtest --url http://127.0.0.1:PORT[,URL...] [--games N] [--seconds S] [--rate R] [--ruleset R] [--seed N] [--attack A] [--json]
 
 Plays N concurrent games against a running matombo server (matombo serve)
 over its HTTP API and WebSockets: each is a two-players-on-one-device game
@@ -50,20 +51,30 @@ flags:
                  %d (default 0: unpaced)
   --ruleset R    the ruleset of the games (default %q)
   --seed N       seed of the random choices (default: random)
+  --attack A     also run an attacker beside the players, from its own
+                 addresses (127.0.3.1 on), for the whole measured time:
+                 headers (imports records of 64 headers of 1,000 bytes and
+                 reads them back as fast as it can), ai (60 level-8 Nsolo
+                 games against the computer from one address, answered at
+                 once), sockets (5,000 idle WebSockets) or lab (the lab's
+                 largest level-8 experiment, over and over); its requests,
+                 refusals and failures are reported apart from the players'
   --json         print one JSON object with the fields games, actions,
                  actions_per_sec, p50_ms, p95_ms, p99_ms, max_ms,
                  reach_p50_ms, reach_p99_ms, errors, games_finished,
                  rate_limited (rematches the server's per-address limit
                  refused; the game waited as told and asked again),
                  seconds, setup_seconds, ruleset,
-                 target_rate (with --rate) and error_samples (the first
-                 few errors)
+                 target_rate (with --rate), error_samples (the first
+                 few errors) and attack (with --attack: name, requests,
+                 refused, failed, sample)
 
 examples:
   matombo serve --addr 127.0.0.1:8080 --db /tmp/load.db &
   matombo loadtest --url http://127.0.0.1:8080 --games 2000 --seconds 60 --rate 1000
   matombo loadtest --url http://127.0.0.1:8080 --games 50 --seconds 5 --ruleset nsolo --json
   matombo loadtest --url http://127.0.0.1:8081,http://127.0.0.1:8082 --games 1000 --seconds 30
+  matombo loadtest --url http://127.0.0.1:8080 --games 2000 --seconds 60 --rate 1000 --attack ai
 `, "50", loadtest.MaxGames, loadtest.MaxSeconds, loadtest.MaxRate, loadtest.DefaultRuleset),
 		run: runLoadtest,
 	}
@@ -87,6 +98,7 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 	seed := fs.Uint64("seed", 0, "")
 	rate := fs.Float64("rate", 0, "")
 	asJSON := fs.Bool("json", false, "")
+	attack := fs.String("attack", "", "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
 		return code
@@ -111,8 +123,11 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 	if *rate < 0 || *rate > loadtest.MaxRate {
 		return e.usageError(c.name, "--rate %g is not allowed; the rate runs from 0 (unpaced) to %d actions per second", *rate, loadtest.MaxRate)
 	}
+	if *attack != "" && !slices.Contains(loadtest.Attacks, *attack) {
+		return e.usageError(c.name, "--attack %q is not allowed; attacks are %s", *attack, strings.Join(loadtest.Attacks, ", "))
+	}
 	rep, err := loadtest.Run(ctx, loadtest.Config{URL: urls[0], More: urls[1:], Games: *games, Duration: time.Duration(*seconds) * time.Second,
-		Ruleset: *ruleset, Seed: *seed, Rate: *rate})
+		Ruleset: *ruleset, Seed: *seed, Rate: *rate, Attack: *attack})
 	if err != nil {
 		e.errorf(c.name, "%s", strings.TrimPrefix(err.Error(), "loadtest: "))
 		return exitFailure
@@ -128,6 +143,12 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "errors    %d\n", rep.Errors)
 		for _, s := range rep.ErrorSamples {
 			fmt.Fprintf(e.stdout, "  %s\n", s)
+		}
+		if a := rep.Attack; a != nil {
+			fmt.Fprintf(e.stdout, "attack    %s: %d requests answered, %d refused by the limits, %d failed\n", a.Name, a.Requests, a.Refused, a.Failed)
+			if a.Sample != "" {
+				fmt.Fprintf(e.stdout, "  %s\n", a.Sample)
+			}
 		}
 	}
 	if rep.Errors > 0 {

@@ -40,9 +40,9 @@ func splitRulesets(words []string) ([]mancala.Ruleset, error) {
 	return out, nil
 }
 
-// plain returns err's message without the "mancala: " prefix, for messages
-// that already say which command they come from.
-func plain(err error) string { return strings.TrimPrefix(err.Error(), "mancala: ") }
+// plain returns err's message as people read it: the engine's errors
+// without their package prefix (mancala.Message).
+func plain(err error) string { return mancala.Message(err) }
 
 // startState returns a game of the one ruleset in words, at its start or, if
 // position is not empty, at that position. Its errors are usage errors.

@@ -21,7 +21,8 @@ func solveCommand() command {
 		name:    "solve",
 		summary: "prove who wins a position, and how (the exact solver)",
 		usage: `usage: matombo solve <ruleset> [--position <pos> | --record <file>] [--moves <actions>]
-                     [--time <seconds>] [--nodes <n>] [--depth <n>] [--table <bits>] [--json]
+                     [--time <seconds>] [--nodes <n>] [--depth <n>] [--table <bits>]
+                     [--json] [--progress]
 
 Proves the exact value of a position under RULES.md, safeguards included
 (repetition, the turn cap): a win, a loss or a draw for the side to move,
@@ -36,6 +37,21 @@ in --record; --moves then plays written actions from there, separated by
 spaces or commas ("a6 d1" or "a6,d1"); forced steps are played by the rules
 as usual. Interrupt with Ctrl-C to stop early and print what was proven.
 
+Before the simultaneous Choro opening (plain choro's start), both players
+choose at once: a matrix game. solve then solves each position after the
+joint openings (South's choice, North's) in rounds of growing horizon, the
+limits counting for all of them, and prints the table of their values for
+South, an equilibrium strategy of each player and South's value as an
+expected score (win 1, draw 1/2, loss 0). While entries are unproven it
+gives bounds: the lower counts them at their proven lower bounds (unknown:
+a loss for South), the upper at their upper bounds (unknown: a win);
+South's strategy earns at least the lower, North's holds South to at most
+the upper. The value is "win" or "loss" when the bounds meet there, "mixed"
+when they meet between, else "unknown"; the actions are South's choices,
+each against a North who knows it. --json adds "simultaneous": "joint" (the
+entries: south, north, value for South, depth), "south_mix" and "north_mix"
+(hole: probability), "value_low", "value_high" and "proven".
+
 flags (before or after the ruleset):
   --position <pos>   start from this position (RULES.md §5)
   --record <file>    start from the end of this game record ('-': standard input)
@@ -46,10 +62,13 @@ flags (before or after the ruleset):
   --table <bits>     the table holds 2^bits entries of 24 bytes (16 to 26;
                      default 22, about 100 MB)
   --json             print one JSON object instead of text
+  --progress         report each horizon's round of the simultaneous opening
+                     on standard error
 
 examples:
-  matombo solve choro                 # South wins Choro by a6 (a few seconds)
-  matombo solve choro --moves "a6 d2" # and after 1. a6 d2?
+  matombo solve "choro opening=sequential cw=any leave=no"   # the DLP's Choro: South wins by a6 (seconds)
+  matombo solve "choro opening=sequential cw=any leave=no" --moves "a6 d2"   # and after 1. a6 d2?
+  matombo solve choro --time 3600 --progress   # Driberg's: the simultaneous opening's matrix game
   matombo solve "tsoro size=6 heads=none bonus=0" --position '0,0,0,0,0,0/0,0,3,0,0,0/0,0,0,0,0,0/2,0,0,0,5,0 S'
 `,
 		run: runSolve,
@@ -69,6 +88,9 @@ type solveReport struct {
 	Nodes    int           `json:"nodes"`
 	Seconds  float64       `json:"seconds"`
 	Actions  []solveAction `json:"actions"`
+	// Simultaneous is the matrix game of the simultaneous Choro opening,
+	// when the position is before it.
+	Simultaneous *solveSimultaneous `json:"simultaneous,omitempty"`
 }
 
 // solveAction is what was proven of one legal action, for the side to move.
@@ -90,6 +112,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	depth := fs.Int("depth", 0, "")
 	bits := fs.Int("table", solveTableBits, "")
 	asJSON := fs.Bool("json", false, "")
+	progress := fs.Bool("progress", false, "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
 		return code
@@ -126,12 +149,19 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 		}
 		return writeSolve(e, rep, *asJSON)
 	}
+	lim := search.Limits{Nodes: *nodes, Depth: *depth, MoveTime: time.Duration(*seconds * float64(time.Second))}
+	if s.InSimultaneousOpening() && !s.OpeningChoiceHidden() {
+		if err := solveOpening(ctx, e, s, *bits, lim, *progress, &rep); err != nil {
+			e.errorf(c.name, "%v", err)
+			return exitFailure
+		}
+		return writeSolve(e, rep, *asJSON)
+	}
 	sv, err := search.NewSolver(*bits)
 	if err != nil {
 		e.errorf(c.name, "%v", err)
 		return exitFailure
 	}
-	lim := search.Limits{Nodes: *nodes, Depth: *depth, MoveTime: time.Duration(*seconds * float64(time.Second))}
 	start := time.Now()
 	sol, err := sv.Solve(ctx, s, lim)
 	if err != nil {
@@ -239,6 +269,10 @@ func writeSolveText(w io.Writer, rep solveReport) {
 		return
 	}
 	fmt.Fprintf(w, "to move: %s\n", rep.ToMove)
+	if rep.Simultaneous != nil {
+		writeOpeningText(w, rep)
+		return
+	}
 	switch rep.Value {
 	case "win":
 		fmt.Fprintf(w, "value: %s wins, by %s\n", rep.Winner, rep.Best)

@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// dlpChoro is Choro in the DLP's reading, the game whose first-player win
+// the solver proves in seconds.
+const dlpChoro = "choro opening=sequential cw=any leave=no"
+
 // solveJSON runs matombo solve with --json and decodes its report.
 func solveJSON(t *testing.T, args ...string) solveReport {
 	t.Helper()
@@ -23,9 +27,9 @@ func solveJSON(t *testing.T, args ...string) solveReport {
 }
 
 func TestSolveProvesAWin(t *testing.T) {
-	// After 1. a6 d2 of Choro, South has a win that the solver proves at
-	// a horizon of 9 decisions.
-	rep := solveJSON(t, "choro", "--moves", "a6 d2")
+	// After 1. a6 d2 of Choro in the DLP's reading, South has a win that
+	// the solver proves at a horizon of 9 decisions.
+	rep := solveJSON(t, dlpChoro, "--moves", "a6 d2")
 	if rep.Value != "win" || rep.Winner != "South" || rep.ToMove != "South" || rep.Depth != 9 {
 		t.Fatalf("report %+v, want a win for South at horizon 9", rep)
 	}
@@ -39,10 +43,10 @@ func TestSolveProvesAWin(t *testing.T) {
 		t.Errorf("the best action %s is not listed as a proven win: %+v", rep.Best, rep.Actions)
 	}
 	// The same with commas, and from the position those moves reach.
-	if again := solveJSON(t, "choro", "--moves", "a6,d2"); again.Best != rep.Best || again.Position != rep.Position {
+	if again := solveJSON(t, dlpChoro, "--moves", "a6,d2"); again.Best != rep.Best || again.Position != rep.Position {
 		t.Errorf("--moves with commas: %+v, want %+v", again, rep)
 	}
-	if from := solveJSON(t, "choro", "--position", rep.Position); from.Value != "win" || from.Best != rep.Best {
+	if from := solveJSON(t, dlpChoro, "--position", rep.Position); from.Value != "win" || from.Best != rep.Best {
 		t.Errorf("--position %s: %+v", rep.Position, from)
 	}
 }
@@ -80,12 +84,12 @@ func TestSolveLimitsStopIt(t *testing.T) {
 
 func TestSolveFromRecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "game.txt")
-	rec := "[Ruleset \"choro\"]\n[Result \"*\"]\n\n1. a6 d2 *\n"
+	rec := "[Ruleset \"" + dlpChoro + "\"]\n[Result \"*\"]\n\n1. a6 d2 *\n"
 	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep := solveJSON(t, "--record", path)
-	want := solveJSON(t, "choro", "--moves", "a6 d2")
+	want := solveJSON(t, dlpChoro, "--moves", "a6 d2")
 	if rep.Position != want.Position || rep.Value != want.Value || rep.Best != want.Best {
 		t.Errorf("from the record: %+v, want %+v", rep, want)
 	}
@@ -100,7 +104,7 @@ func TestSolveBadInput(t *testing.T) {
 		{[]string{"solve"}, exitUsage, "needs a ruleset"},
 		{[]string{"solve", "chess"}, exitUsage, "chess"},
 		{[]string{"solve", "choro", "tsoro"}, exitUsage, "takes one ruleset"},
-		{[]string{"solve", "choro", "--moves", "a6 d1"}, exitUsage, "illegal action d1"},
+		{[]string{"solve", dlpChoro, "--moves", "a6 d1"}, exitUsage, "illegal action d1"},
 		{[]string{"solve", "choro", "--moves", "zz"}, exitUsage, "--moves"},
 		{[]string{"solve", "choro", "--position", "1,2 S"}, exitUsage, "position"},
 		{[]string{"solve", "choro", "--position", "x", "--record", "y"}, exitUsage, "not both"},
@@ -115,5 +119,59 @@ func TestSolveBadInput(t *testing.T) {
 		if code != tc.code || !strings.Contains(errOut, tc.want) || out != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, out, errOut, tc.code, tc.want)
 		}
+	}
+}
+
+// TestSolveSimultaneousOpening solves Driberg's Choro, whose start is the
+// simultaneous opening, within a small node limit: the report has the
+// matrix game's shape, mixes that sum to 1 and value bounds in order.
+func TestSolveSimultaneousOpening(t *testing.T) {
+	rep := solveJSON(t, "choro", "--nodes", "300000", "--table", "16")
+	sim := rep.Simultaneous
+	if sim == nil {
+		t.Fatalf("no simultaneous object: %+v", rep)
+	}
+	if len(sim.Joint) != 64 || len(rep.Actions) != 8 || rep.Nodes < 300000 {
+		t.Fatalf("%d joint openings, %d actions, %d nodes; want 64, 8 and the limit", len(sim.Joint), len(rep.Actions), rep.Nodes)
+	}
+	proven, pairs := 0, map[string]bool{}
+	for _, j := range sim.Joint {
+		if !strings.HasPrefix(j.South, "a") || !strings.HasPrefix(j.North, "d") || pairs[j.South+j.North] {
+			t.Errorf("joint opening %+v", j)
+		}
+		pairs[j.South+j.North] = true
+		switch j.Value {
+		case "win", "loss", "draw":
+			proven++
+		case "unknown":
+		default:
+			t.Errorf("joint opening %+v: value %q", j, j.Value)
+		}
+	}
+	if proven != sim.Proven || proven == 0 || proven == 64 {
+		t.Errorf("%d entries proven, the report says %d; a 300,000-node run proves some, not all", proven, sim.Proven)
+	}
+	for name, mix := range map[string]map[string]float64{"south": sim.SouthMix, "north": sim.NorthMix} {
+		sum := 0.0
+		for _, p := range mix {
+			if p < 0 || p > 1 {
+				t.Errorf("%s mix %v", name, mix)
+			}
+			sum += p
+		}
+		if len(mix) != 8 || sum < 1-1e-6 || sum > 1+1e-6 {
+			t.Errorf("%s mix %v: %d holes summing to %v, want 8 summing to 1", name, mix, len(mix), sum)
+		}
+	}
+	if !(0 <= sim.ValueLow && sim.ValueLow <= sim.ValueHigh && sim.ValueHigh <= 1) {
+		t.Errorf("value bounds %v..%v", sim.ValueLow, sim.ValueHigh)
+	}
+	if rep.Value != "unknown" && sim.ValueLow != sim.ValueHigh {
+		t.Errorf("value %q with bounds %v..%v", rep.Value, sim.ValueLow, sim.ValueHigh)
+	}
+	code, out, errOut := run(t, "", "solve", "choro", "--nodes", "20000", "--table", "16", "--progress")
+	if code != exitOK || !strings.Contains(out, "value for South of each joint opening") ||
+		!strings.Contains(out, "  a1   ") || !strings.Contains(out, "proven: ") || !strings.Contains(errOut, "horizon 1: ") {
+		t.Errorf("text: exit %d\n%s\nstderr %q", code, out, errOut)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,7 +39,11 @@ const (
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "matombo")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	// go test puts its own toolchain's bin first in the PATH of tests.
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("no go command to build the binary: %v", err)
+	}
 	cmd := exec.Command(goTool, "build", "-o", bin, "matombo/cmd/matombo")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -148,6 +151,9 @@ func call(method, url, token string, body any, out any) (int, error) {
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Seat "+token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -294,8 +294,15 @@ type gameView struct {
 	Legal    []string   `json:"legal"`
 	Result   string     `json:"result"`
 	Position string     `json:"position"`
+	Ruleset  string     `json:"ruleset"`
+	Record   string     `json:"record"`
 	Turns    [][]string `json:"turns"`
-	Board    struct {
+	Moves    []struct {
+		Number int    `json:"number"`
+		Side   string `json:"side"`
+		Text   string `json:"text"`
+	} `json:"moves"`
+	Board struct {
 		Rows map[string][]int `json:"rows"`
 	} `json:"board"`
 	You string `json:"you"`

@@ -35,6 +35,10 @@ func (s *session) randomClick(ctx context.Context, rng *rand.Rand) {
 	buttons = slices.DeleteFunc(buttons, func(a string) bool { return strings.HasSuffix(a, "cw") })
 	holes := s.legalHoles(ctx)
 	switch {
+	case js[string](s, ctx, gameState) == "pass":
+		// Choro's simultaneous opening on one device: North takes the device.
+		s.tryClick(ctx, "#pass-ready")
+		return
 	case len(buttons) > 0:
 		if !s.tryClick(ctx, fmt.Sprintf(`#prompt.active button[data-action=%q]`, buttons[rng.IntN(len(buttons))])) {
 			return
@@ -71,16 +75,20 @@ func (s *session) synced(ctx context.Context, id string) gameView {
 	return v
 }
 
-// choroClockwise plays Choro on one device by clicks until it has sown
-// clockwise with the mouse both at the start of a turn (the hole's own
-// prompt) and in mid-turn (the direction prompt).
+// choroClockwise plays Choro under the DLP's reading on one device by clicks
+// until it has sown clockwise with the mouse both at the start of a turn
+// (the hole's own prompt) and in mid-turn (the direction prompt).
 func choroClockwise(s *session) {
 	t := s.t
 	ctx := s.tab("choro", desktopW, desktopH)
 	rng := rand.New(rand.NewPCG(5, 6))
 	done := map[bool]bool{} // by mid-turn
 	for game := 0; game < 8; game++ {
-		id := s.newGame(ctx, "choro", nil, "local", "", "")
+		// The DLP's reading: clockwise whenever it captures, openings one after the other.
+		id := s.newGame(ctx, "choro", map[string]string{"opening": "sequential", "cw": "any", "leave": "no"}, "local", "", "")
+		if rs := s.text(ctx, "#ruleset"); rs != "choro opening=sequential cw=any leave=no" {
+			t.Fatalf("the form made the ruleset %q", rs)
+		}
 		s.run(ctx, setSpeed("instant"))
 		for i := 0; i < 400; i++ {
 			v := s.synced(ctx, id)

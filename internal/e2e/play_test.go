@@ -20,9 +20,11 @@ const (
 )
 
 // gameState tells what the game page waits for: "over", "act" (the viewer
-// may act now) or "wait".
+// may act now), "pass" (a one-device game waits for North to take the
+// device in Choro's simultaneous opening) or "wait".
 const gameState = `(() => {
   if (!document.querySelector("#banner").classList.contains("hidden")) return "over";
+  if (document.body.dataset.pass === "north") return "pass";
   const active = document.querySelector("#prompt.active");
   const legal = document.querySelectorAll("#board g.hole.legal").length;
   const buttons = document.querySelectorAll("#prompt.active button[data-action]").length;
@@ -98,6 +100,11 @@ func TestBrowser(t *testing.T) {
 	t.Run("PlayAgainstAI", func(t *testing.T) { playAgainstAI(s.with(t)) })
 	t.Run("LocalGameHead", func(t *testing.T) { localGameHead(s.with(t)) })
 	t.Run("ChoroClockwise", func(t *testing.T) { choroClockwise(s.with(t)) })
+	t.Run("ChoroOpeningAI", func(t *testing.T) { choroOpeningAI(s.with(t)) })
+	t.Run("ChoroOpeningFriends", func(t *testing.T) { choroOpeningFriends(s.with(t)) })
+	t.Run("ChoroPassDevice", func(t *testing.T) { choroPassDevice(s.with(t)) })
+	t.Run("ChoroLeave", func(t *testing.T) { choroLeave(s.with(t)) })
+	t.Run("ChoroImportOld", func(t *testing.T) { choroImportOld(s.with(t)) })
 	t.Run("NsoloRemoval", func(t *testing.T) { nsoloRemoval(s.with(t)) })
 	t.Run("OnlineGame", func(t *testing.T) { onlineGame(s.with(t)) })
 	t.Run("ReconnectCatchUp", func(t *testing.T) { reconnectCatchUp(s.with(t)) })
@@ -108,6 +115,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("MidTurnPosition", func(t *testing.T) { midTurnPosition(s.with(t)) })
 	t.Run("PromptsFollowBoard", func(t *testing.T) { promptsFollowBoard(s.with(t)) })
 	t.Run("RulesLinksAndHelp", func(t *testing.T) { rulesLinksAndHelp(s.with(t)) })
+	t.Run("LabReports", func(t *testing.T) { labReports(s.with(t)) })
+	t.Run("KeysAndClicks", func(t *testing.T) { keysAndClicks(s.with(t)) })
 }
 
 // playAgainstAI plays a whole game against the AI with clicks and keys.

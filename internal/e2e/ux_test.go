@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // playLocalFrom stores a game on one device that starts from position and
@@ -55,8 +57,8 @@ func moveListNorthFirst(s *session) {
 			t.Fatalf("move list rows %q", rows)
 		}
 		north0, south1 := strings.Join(v.Turns[0], ","), strings.Join(v.Turns[1], ",")
-		if rows[0][0] != "1." || rows[0][1] != "" || rows[0][2] != north0 || rows[1][0] != "2." || rows[1][1] != south1 {
-			t.Errorf("move list %q; want [1. \"\" %s] [2. %s …]", rows, north0, south1)
+		if rows[0][0] != "1..." || rows[0][1] != "" || rows[0][2] != north0 || rows[1][0] != "2." || rows[1][1] != south1 {
+			t.Errorf("move list %q; want [1... \"\" %s] [2. %s …]", rows, north0, south1)
 		}
 	}
 	ctx := s.tab("north-first", desktopW, desktopH)
@@ -326,4 +328,134 @@ func rulesLinksAndHelp(s *session) {
 	if e := s.text(ctx, "#import-error"); e != "" {
 		t.Errorf("the import box's own example: %s", e)
 	}
+}
+
+// labReports: a lab run of level players that the time budget stops says
+// how many of the games asked it finished and why, with no empty figures
+// or charts; a run that finishes draws its charts, in dark colors in dark
+// mode.
+func labReports(s *session) {
+	t := s.t
+	ctx := s.tab("lab", desktopW, desktopH)
+	s.run(ctx, chromedp.Navigate(s.base+"/lab"))
+	s.waitJS(ctx, `document.querySelector('#player option[value="level:8"]')`, 10*time.Second)
+	s.run(ctx, chromedp.SetValue(chromedp.ID("#rulesets"), "tsoro"),
+		runJS(`(() => { const p = document.querySelector("#player"); p.value = "level:8"; p.dispatchEvent(new Event("change")); })()`),
+		chromedp.SetValue(chromedp.ID("#games"), "2"),
+		chromedp.Click(chromedp.ID("#run")))
+	s.waitJS(ctx, `!document.querySelector("#results").classList.contains("hidden") && !document.querySelector("#run").disabled`, 30*time.Second)
+	stopped := s.text(ctx, "#stopped")
+	if !strings.Contains(stopped, "Finished 0 of the 2 games asked") || !strings.Contains(stopped, "10 s") || !strings.Contains(stopped, "matombo lab tsoro --games 2 --player level:8") {
+		t.Errorf("the stopped run says %q", stopped)
+	}
+	if table := s.text(ctx, "#table tbody"); strings.Contains(table, "%") || !strings.Contains(table, "no game finished") {
+		t.Errorf("the table of a run without a finished game reads %q", table)
+	}
+	if js[bool](s, ctx, `!document.querySelector(".lab-plots").classList.contains("hidden") || document.querySelector(".lab-plot svg") !== null`) {
+		t.Error("charts shown for a run without a finished game")
+	}
+	s.shot(ctx, "desktop-lab-stopped")
+
+	// A run that finishes: no notice, two charts; dark mode repaints them.
+	s.run(ctx, chromedp.SetValue(chromedp.ID("#rulesets"), "tsoro size=8 bonus=0\ntsoro size=8 bonus=3"),
+		runJS(`(() => { const p = document.querySelector("#player"); p.value = "random"; p.dispatchEvent(new Event("change")); })()`),
+		chromedp.SetValue(chromedp.ID("#games"), "300"),
+		chromedp.Click(chromedp.ID("#run")))
+	s.waitJS(ctx, `document.querySelectorAll(".lab-plot svg").length === 2 && !document.querySelector("#run").disabled`, 30*time.Second)
+	if js[bool](s, ctx, `!document.querySelector("#stopped").classList.contains("hidden")`) {
+		t.Errorf("a finished run says %q", s.text(ctx, "#stopped"))
+	}
+	background := `getComputedStyle(document.querySelector('.lab-plot svg rect')).fill`
+	if light := js[string](s, ctx, background); light != "rgb(255, 255, 255)" {
+		t.Errorf("in light mode the chart's background is %s", light)
+	}
+	s.run(ctx, darkMode(true))
+	defer s.run(ctx, darkMode(false))
+	if dark := js[string](s, ctx, background); dark == "rgb(255, 255, 255)" {
+		t.Error("in dark mode the charts stay white")
+	}
+	s.shot(ctx, "desktop-lab-dark")
+}
+
+// toastText reads the page's toast while it shows.
+const toastText = `(() => { const t = document.querySelector("#toast"); return t && !t.classList.contains("hidden") ? t.textContent : ""; })()`
+
+// keysAndClicks: the arrow keys step the replay and move on the live board
+// without a click first; a click on a hole that cannot be played says why;
+// the play and pause symbols are drawn, not font glyphs; on a phone the
+// keyboard hints are hidden.
+func keysAndClicks(s *session) {
+	t := s.t
+	id, _ := s.playLocal("tsoro size=6 heads=none bonus=3", 6)
+	ctx := s.tab("keys", desktopW, desktopH)
+	s.run(ctx, chromedp.Navigate(s.base+"/replay/"+id))
+	s.waitJS(ctx, `document.querySelector("#player output") && document.querySelector("#player output").textContent.startsWith("0 /")`, 10*time.Second)
+	if js[bool](s, ctx, `document.body.innerText.includes("⏸") || document.body.innerText.includes("▶") || !document.querySelector('#player button[aria-label="Play"] svg.icon.play')`) {
+		t.Error("the play button is a font glyph, not a drawn symbol")
+	}
+	s.run(ctx, setSpeed("instant"), chromedp.KeyEvent(kb.ArrowRight))
+	s.waitJS(ctx, `document.querySelector("#player output").textContent.startsWith("1 /")`, 5*time.Second)
+	s.run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.End))
+	s.waitJS(ctx, `document.querySelector("#player output").textContent.startsWith("6 /")`, 5*time.Second)
+	s.run(ctx, setSpeed("slow"), chromedp.KeyEvent(kb.Home), chromedp.Click(chromedp.CSS(`#player button[aria-label="Play"]`)))
+	s.waitJS(ctx, `document.querySelector('#player button[aria-label="Pause"] svg.icon.pause rect')`, 5*time.Second)
+	if js[bool](s, ctx, `document.body.innerText.includes("⏸")`) {
+		t.Error("the pause button is the emoji ⏸")
+	}
+	s.run(ctx, chromedp.Click(chromedp.CSS(`#player button[aria-label="Pause"]`)))
+
+	// A live game on one device: arrows reach the board from the page.
+	var g created
+	if code := s.api("POST", "/api/games", "", map[string]any{"ruleset": "tsoro size=6 heads=none", "opponent": "local"}, &g); code != 201 {
+		t.Fatalf("create a local game: status %d", code)
+	}
+	s.run(ctx, chromedp.Navigate(s.base+"/"), runJS(`localStorage.setItem("matombo.seats.`+g.ID+`", JSON.stringify(`+mustJSON(g.Tokens)+`))`))
+	s.run(ctx, chromedp.Navigate(s.base+"/game/"+g.ID))
+	s.waitJS(ctx, gameState+` === "act"`, 10*time.Second)
+	s.run(ctx, setSpeed("instant"), chromedp.KeyEvent(kb.ArrowRight))
+	s.waitJS(ctx, `document.activeElement && document.activeElement.matches("#board g.hole.legal")`, 5*time.Second)
+	first := js[string](s, ctx, `document.activeElement.dataset.hole`)
+	s.run(ctx, chromedp.KeyEvent(kb.ArrowRight))
+	s.waitJS(ctx, `document.activeElement.dataset.hole !== "`+first+`"`, 5*time.Second)
+	second := js[string](s, ctx, `document.activeElement.dataset.hole`)
+	s.run(ctx, chromedp.KeyEvent(kb.Enter))
+	s.waitJS(ctx, `document.querySelector("#moves td.last") && document.querySelector("#moves td.last").textContent === "`+second+`"`, 10*time.Second)
+
+	// Clicks on holes that cannot be played: North to move now.
+	s.waitJS(ctx, gameState+` === "act"`, 10*time.Second)
+	var v gameView
+	s.api("GET", "/api/games/"+g.ID, "", nil, &v)
+	if v.ToMove != "N" {
+		t.Fatalf("%s to move after South's turn", v.ToMove)
+	}
+	for hole, want := range map[string]string{"a1": "a1 is South's hole", "c3": "c3 is empty"} {
+		s.run(ctx, runJS(`document.querySelector("#toast") && document.querySelector("#toast").classList.add("hidden")`), clickHole(hole))
+		s.waitJS(ctx, toastText+` !== ""`, 5*time.Second)
+		if got := js[string](s, ctx, toastText); !strings.HasPrefix(got, want) {
+			t.Errorf("a click on %s says %q, want %q…", hole, got, want)
+		}
+	}
+
+	// On a phone: no keyboard hints.
+	phone := s.tab("keys-phone", phoneW, phoneH)
+	s.run(phone, chromedp.Navigate(s.base+"/game/"+g.ID))
+	s.waitJS(phone, `document.querySelector("#board svg")`, 10*time.Second)
+	if !js[bool](s, phone, `matchMedia("(pointer: coarse)").matches`) {
+		t.Fatal("the phone tab has no coarse pointer")
+	}
+	if n := js[int](s, phone, `[...document.querySelectorAll("kbd, .keys-help")].filter(e => e.offsetParent !== null).length`); n != 0 {
+		t.Errorf("the phone shows %d keyboard hints", n)
+	}
+	if n := js[int](s, ctx, `[...document.querySelectorAll(".keys-help")].filter(e => e.offsetParent !== null).length`); n != 1 {
+		t.Errorf("the desktop shows %d keyboard cards, want 1", n)
+	}
+}
+
+// mustJSON writes v as JSON for a script.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

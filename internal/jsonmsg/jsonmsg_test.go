@@ -17,7 +17,8 @@ type request struct {
 	Opts    map[string]string `json:"opts"`
 	Skipped string            `json:"-"`
 	Plain   string
-	hidden  string
+	//lint:ignore U1000 an unexported field, which the list of fields leaves out
+	hidden string
 }
 
 func TestDescribe(t *testing.T) {

@@ -78,7 +78,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, out)
+	writeJSON(w, http.StatusCreated, s.created(r.Context(), out))
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
@@ -135,7 +135,7 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, s.joined(r.Context(), r.PathValue("id"), out))
 }
 
 func (s *Server) handleInvite(w http.ResponseWriter, r *http.Request) {
@@ -144,7 +144,7 @@ func (s *Server) handleInvite(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, s.invited(r.Context(), r.PathValue("id"), seatToken(r), out))
 }
 
 // actionRequest is the body of POST /api/games/{id}/actions.
@@ -168,7 +168,7 @@ func (s *Server) handleAction(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	writeJSON(w, http.StatusOK, answer(res.Game, res.Events))
 }
 
 func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
@@ -177,7 +177,7 @@ func (s *Server) handleResign(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, v)
+	writeJSON(w, http.StatusOK, answer(v, nil))
 }
 
 func (s *Server) handleHint(w http.ResponseWriter, r *http.Request) {
@@ -195,7 +195,7 @@ func (s *Server) handleRematch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, s.created(r.Context(), out))
 }
 
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
@@ -225,7 +225,7 @@ func (s *Server) handleImport(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	id, err := s.svc.Import(r.Context(), string(body))
+	id, err := s.svc.ImportAs(r.Context(), string(body), r.URL.Query().Get("ruleset"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,8 +83,11 @@ func TestRulesets(t *testing.T) {
 	if len(out.Presets) != 5 || !ok || ts.Size != 21 || ts.Title != "Tsoro" || ts.Description == "" {
 		t.Fatalf("presets %+v", out.Presets)
 	}
-	if len(ts.Options) != 3 || ts.Options[0] != (app.Option{Key: "size", Allowed: "a whole number from 6 to 21", Default: "21"}) {
+	if len(ts.Options) != 3 || !reflect.DeepEqual(ts.Options[0], app.Option{Key: "size", Allowed: "a whole number from 6 to 21", Min: 6, Max: 21, Default: "21"}) {
 		t.Errorf("tsoro options %+v", ts.Options)
+	}
+	if ch := games["choro"]; len(ch.Options) != 4 || !reflect.DeepEqual(ch.Options[1].Values, []string{"simultaneous", "sequential"}) || ch.Options[1].Default != "simultaneous" {
+		t.Errorf("choro options %+v", ch.Options)
 	}
 }
 

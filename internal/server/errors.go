@@ -27,8 +27,9 @@ var statusOf = map[app.Code]int{
 
 // errorBody is the JSON of an error answer.
 type errorBody struct {
-	Error string   `json:"error"`
-	Code  app.Code `json:"code"`
+	Error          string   `json:"error"`
+	Code           app.Code `json:"code"`
+	SuggestRuleset string   `json:"suggest_ruleset,omitempty"` // a ruleset that would make the request succeed (app.Error.SuggestRuleset)
 }
 
 // writeError answers err as JSON with its status; internal errors are
@@ -42,7 +43,7 @@ func writeError(w http.ResponseWriter, log *slog.Logger, r *http.Request, err er
 	if code == app.EInternal {
 		log.Error("internal error", "method", r.Method, "path", redact(r.URL.Path), "err", err)
 	}
-	writeJSON(w, status, errorBody{Error: app.ErrorMessage(err), Code: code})
+	writeJSON(w, status, errorBody{Error: app.ErrorMessage(err), Code: code, SuggestRuleset: app.ErrorSuggestRuleset(err)})
 }
 
 // writeJSON answers v as JSON with status.

@@ -88,8 +88,9 @@ func TestResignAndRematch(t *testing.T) {
 	status, data = e.do("POST", "/api/games/"+c.ID+"/resign", "", nil)
 	wantError(t, "resign without a seat", status, data, 403, app.EForbidden)
 
-	var v app.GameView
-	e.call("POST", "/api/games/"+c.ID+"/resign", j.Token, nil, 200, &v)
+	var a Answer
+	e.call("POST", "/api/games/"+c.ID+"/resign", j.Token, nil, 200, &a)
+	v := a.Game
 	if v.Result != "S" || v.Reason != "resigned" || v.Status != "over" || v.You != "N" || len(v.Legal) != 0 {
 		t.Fatalf("after North resigned: %+v", v)
 	}
@@ -363,7 +364,7 @@ func TestPositionViewer(t *testing.T) {
 		t.Fatalf("position view %+v", v)
 	}
 	e.call("GET", "/api/position?ruleset=choro", "", nil, 200, &v)
-	if v.Decision != "start" || v.Stones["S"] != 32 {
+	if v.Decision != "opening" || v.Stones["S"] != 32 || v.Position != "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 S opening" {
 		t.Fatalf("choro start %+v", v)
 	}
 	status, data := e.do("GET", "/api/position?ruleset=tsoro&pos=1,2,3", "", nil)

@@ -144,7 +144,10 @@ func (s *Server) routes() {
 	// The research lab's experiments (package lab): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach
 	// the lab's handler, which answers 405.
-	labH := lab.NewHTTPHandler(lab.HTTPOptions{})
+	// One game at a time, so that an experiment leaves the other cores to
+	// the players (a random-player experiment takes one core; a level
+	// player's search may take two).
+	labH := lab.NewHTTPHandler(lab.HTTPOptions{Workers: 1})
 	m.Handle("/api/lab", labH)
 	m.HandleFunc("POST /api/lab", s.jsonOnly(s.limited(s.lab, "lab experiments", false, labH.ServeHTTP)))
 	// Every other API request: 405 or 404 (handleNoRoute).

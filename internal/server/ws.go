@@ -110,9 +110,7 @@ func (h *hub) Publish(id string, u app.Update) {
 	for c := range h.games[id] {
 		v := views[c.you]
 		if v == nil {
-			cp := *u.Game
-			cp.You = c.you
-			v = &cp
+			v = u.ViewFor(c.you)
 			views[c.you] = v
 		}
 		select {

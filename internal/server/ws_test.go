@@ -220,7 +220,7 @@ func TestWebSocketRefusals(t *testing.T) {
 // TestWebSocketAIUpdates: the AI's decisions reach the socket one by one.
 func TestWebSocketAIUpdates(t *testing.T) {
 	e := newEnv(t)
-	c := e.create(app.CreateRequest{Ruleset: "choro", Opponent: "ai", Level: 1, Side: "S"})
+	c := e.create(app.CreateRequest{Ruleset: "choro opening=sequential cw=any leave=no", Opponent: "ai", Level: 1, Side: "S"})
 	cl, _ := e.dial(c.ID, nil)
 	v := cl.hello(c.Token, 0)
 	cl.send(map[string]any{"type": "action", "action": v.Legal[0], "ply": 0})

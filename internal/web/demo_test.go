@@ -8,9 +8,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
+	"matombo/internal/app"
 	"matombo/mancala"
 )
 
@@ -31,6 +33,7 @@ type demoEvent struct {
 	Clockwise bool   `json:"clockwise"`
 	Action    string `json:"action"`
 	By        string `json:"by"`
+	Step      int    `json:"step,omitempty"` // the lockstep step of the simultaneous Choro opening
 }
 
 type demoStep struct {
@@ -47,9 +50,22 @@ type demoScene struct {
 	Actions []demoStep `json:"actions"`
 }
 
+// demoFile is a game's scenes with its rule facts, as the replay view has
+// them (the board draws the special holes and sows along the loops).
 type demoFile struct {
-	Ruleset string      `json:"ruleset"`
-	Scenes  []demoScene `json:"scenes"`
+	Ruleset string `json:"ruleset"`
+	app.RuleFacts
+	Scenes []demoScene `json:"scenes"`
+}
+
+// ruleFacts returns the rule facts of ruleset, as the views give them.
+func ruleFacts(t *testing.T, ruleset string) app.RuleFacts {
+	t.Helper()
+	s, err := mancala.NewGame(mancala.MustParseRuleset(ruleset))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app.RuleFactsOf(s)
 }
 
 // sceneWant describes a scene: which turns qualify.
@@ -110,30 +126,104 @@ var demoGames = []struct {
 		}},
 	}},
 	{"choro", "choro", []sceneWant{
-		{"opening", "The opening: capturing outer holes", func(t demoTurn) bool {
-			return t.opening && openingCapture(t) && laps(t) <= 5
+		{"opening", "The opening: both at once", func(t demoTurn) bool {
+			return t.opening && simultaneous(t) && openingCapture(t) && bothCapture(t) && laps(t) <= 12
 		}},
 		{"capture", "A capture sown on", func(t demoTurn) bool {
 			return !t.opening && t.count("move") >= 1 && laps(t) >= 2 && laps(t) <= 5 && !t.has(isCW)
 		}},
 		{"clockwise", "Sowing clockwise from a special hole", func(t demoTurn) bool {
-			return !t.opening && isCW(t.steps[0].Action) && laps(t) <= 5
+			return !t.opening && isCW(t.steps[0].Action) && len(t.steps) == 1 && laps(t) <= 5
+		}},
+		{"again", "Clockwise again: a turn that began clockwise", func(t demoTurn) bool {
+			return !t.opening && isCW(t.steps[0].Action) && len(t.steps) >= 2 && isCW(t.steps[1].Action) &&
+				switchAt(t) < 0 && laps(t) <= 6
+		}},
+		{"leave", "Leaving the stones: the other special hole", func(t demoTurn) bool {
+			return !t.opening && switchAt(t) > 0 && laps(t) <= 7
 		}},
 	}},
 }
 
+// simultaneous reports whether t is a simultaneous Choro opening: South's
+// choice, then North's, whose events sow both openings in lockstep steps,
+// with steps in which both players drop a stone.
+func simultaneous(t demoTurn) bool {
+	if len(t.steps) != 2 || t.steps[0].By != "S" || t.steps[1].By != "N" || len(t.steps[0].Events) != 0 {
+		return false
+	}
+	sown := map[byte]bool{}
+	for _, e := range t.steps[1].Events {
+		if e.Step < 1 {
+			return false
+		}
+		if e.Kind == "sow" {
+			sown[e.From[0]] = true
+		}
+	}
+	return sown['a'] && sown['d']
+}
+
+// switchAt returns the index of the first step of t that is a leave=yes
+// switch (a clockwise action from a special hole other than the one the
+// captured stones were just put in), or -1.
+func switchAt(t demoTurn) int {
+	for j := 1; j < len(t.steps); j++ {
+		prev := t.steps[j-1].Events
+		if a := t.steps[j].Action; isCW(a) && len(prev) > 0 {
+			if e := prev[len(prev)-1]; e.Kind == "move" && e.To != a[:len(a)-2] {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
 // openingCapture reports whether a lap of t ended by taking an outer hole
-// alone (a Choro opening capture), not the inner-then-outer pair.
+// alone (a Choro opening capture), not the inner-then-outer pair. In the
+// simultaneous opening, both players' events are interleaved: a capture
+// there is the moves into one origin judged in one step.
 func openingCapture(t demoTurn) bool {
 	for _, s := range t.steps {
 		for i := 1; i < len(s.Events); i++ {
 			e, prev := s.Events[i], s.Events[i-1]
+			if e.Step > 0 {
+				if e.Kind == "move" && (e.From[0] == 'a' || e.From[0] == 'd') && movesInto(s.Events, e.Step, e.To) == 1 {
+					return true
+				}
+				continue
+			}
 			if e.Kind == "move" && prev.Kind == "sow" && (e.From[0] == 'a' || e.From[0] == 'd') {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// movesInto counts the captures judged in a step of the simultaneous
+// opening into the origin to.
+func movesInto(evs []demoEvent, step int, to string) int {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == "move" && e.Step == step && e.To == to {
+			n++
+		}
+	}
+	return n
+}
+
+// bothCapture reports whether both players capture in t.
+func bothCapture(t demoTurn) bool {
+	by := map[byte]bool{}
+	for _, s := range t.steps {
+		for _, e := range s.Events {
+			if e.Kind == "move" {
+				by[e.To[0]] = true
+			}
+		}
+	}
+	return (by['a'] || by['b']) && (by['c'] || by['d'])
 }
 
 // playTurns plays a seeded random game and returns its turns.
@@ -167,7 +257,7 @@ func playTurns(t *testing.T, ruleset string, seed uint64) []demoTurn {
 		step := demoStep{Action: a.String(), By: by.String(), Position: s.Position(), Events: []demoEvent{}}
 		for _, e := range evs {
 			step.Events = append(step.Events, demoEvent{Kind: e.Kind.String(), From: e.From.String(), To: e.To.String(),
-				Stones: e.Stones, Clockwise: e.Clockwise, Action: a.String(), By: by.String()})
+				Stones: e.Stones, Clockwise: e.Clockwise, Action: a.String(), By: by.String(), Step: e.Step})
 		}
 		cur.steps = append(cur.steps, step)
 	}
@@ -180,7 +270,7 @@ func playTurns(t *testing.T, ruleset string, seed uint64) []demoTurn {
 // buildDemo finds every scene of a game in the first seeded games that show it.
 func buildDemo(t *testing.T, ruleset string, wants []sceneWant) demoFile {
 	t.Helper()
-	out := demoFile{Ruleset: ruleset}
+	out := demoFile{Ruleset: ruleset, RuleFacts: ruleFacts(t, ruleset)}
 	for _, w := range wants {
 		found := false
 		for seed := uint64(1); seed <= 300 && !found; seed++ {
@@ -227,6 +317,9 @@ func TestDemos(t *testing.T) {
 			}
 			if demo.Ruleset != g.ruleset {
 				t.Fatalf("%s: ruleset %q, want %q", name, demo.Ruleset, g.ruleset)
+			}
+			if want := ruleFacts(t, g.ruleset); !reflect.DeepEqual(demo.RuleFacts, want) {
+				t.Fatalf("%s: rule facts %+v, want %+v (run -update)", name, demo.RuleFacts, want)
 			}
 			checkScenes(t, demo, g.scenes)
 		})
@@ -276,7 +369,7 @@ func checkScenes(t *testing.T, demo demoFile, wants []sceneWant) {
 			}
 			for k, e := range evs {
 				se := st.Events[k]
-				if e.Kind.String() != se.Kind || e.From.String() != se.From || e.To.String() != se.To || e.Stones != se.Stones || e.Clockwise != se.Clockwise || se.Action != st.Action || se.By != by {
+				if e.Kind.String() != se.Kind || e.From.String() != se.From || e.To.String() != se.To || e.Stones != se.Stones || e.Clockwise != se.Clockwise || e.Step != se.Step || se.Action != st.Action || se.By != by {
 					t.Fatalf("scene %s step %d event %d: engine %v, stored %+v (run -update)", sc.Key, j, k, e, se)
 				}
 			}

@@ -19,6 +19,10 @@ import (
 // (alpha-beta with the endgame solver) within that time or depth, and
 // `go playouts <n>` runs the Monte Carlo tree search with that many
 // playouts. With a playout or depth limit the answer is reproducible.
+//
+// In the simultaneous Choro opening both solve the matrix game of their
+// scores of the 64 joint openings and draw from the equilibrium with the
+// seed; for North they never use South's choice.
 type Chooser struct {
 	level *search.LevelPlayer
 	mcts  *search.MCTS

@@ -36,3 +36,33 @@ func TestEngineSession(t *testing.T) {
 		t.Errorf("go playouts should be reproducible: %q", first)
 	}
 }
+
+// TestSimultaneousOpening checks go for North in the simultaneous Choro
+// opening: the same answer, for a given seed, whatever South played, and
+// the same again from a fresh engine.
+func TestSimultaneousOpening(t *testing.T) {
+	for _, lim := range []string{"depth 2", "playouts 50"} {
+		var first string
+		for _, south := range []string{"a1", "a4", "a8", "a4"} {
+			c, err := NewLevel(5, 9) // level 5: node-limited, so reproducible on a busy machine
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := protocol.New(protocol.Config{Chooser: c})
+			for _, line := range []string{"new choro", "play " + south} {
+				if ans, _ := e.Handle(line); ans != "ok" {
+					t.Fatalf("%s: %s", line, ans)
+				}
+			}
+			ans, _ := e.Handle("go " + lim)
+			if !strings.HasPrefix(ans, "bestmove d") {
+				t.Fatalf("go %s after %s: %q", lim, south, ans)
+			}
+			if first == "" {
+				first = ans
+			} else if ans != first {
+				t.Errorf("go %s: %q after South's %s, %q after a1", lim, ans, south, first)
+			}
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // The archive page: stored games (newest first, with paging), record
 // download, and import by paste or file upload.
 
-import { get, request } from "./api.js";
+import { get, request } from "./http.js";
+import { importPath, offerReading } from "./reading.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
 let status = "";
@@ -60,13 +61,21 @@ async function importRecord(e) {
     $("#import-error").textContent = "Paste a record or choose a file first.";
     return;
   }
+  await sendRecord(text);
+}
+
+// sendRecord imports text, under ruleset when given (the retry that a
+// refusal with a suggested ruleset offers).
+async function sendRecord(text, ruleset = "") {
+  $("#import-error").textContent = "";
   try {
-    const res = await request("POST", "/api/records", { body: text, text: true });
+    const res = await request("POST", importPath(ruleset), { body: text, text: true });
     const link = h("a", { href: `/replay/${encodeURIComponent(res.id)}` }, "open its replay");
-    $("#import-done").append("Imported: ", link, ".");
+    $("#import-done").append(ruleset ? `Imported as ${ruleset}: ` : "Imported: ", link, ".");
     load();
   } catch (ex) {
     $("#import-error").textContent = ex.message;
+    offerReading($("#import-error"), ex, (rs) => sendRecord(text, rs));
   }
 }
 

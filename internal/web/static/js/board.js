@@ -3,6 +3,7 @@
 // server's events (RULES.md §1: rows d, c, b, a from the top as South sees them).
 
 import { cloneBoard, countOf, parseHole, plural, sowPath } from "./geom.js";
+import { animateLockstep, isLockstep } from "./lockstep.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 64;
@@ -37,12 +38,14 @@ function holeSeed(hole) {
 
 /**
  * Board draws a position and lets the player pick legal holes.
- * Options: label (accessible name), onPick(hole) when a legal hole is chosen.
+ * Options: label (accessible name), onPick(hole) when a legal hole is chosen,
+ * onRefuse(hole) when another one is.
  */
 export class Board {
   constructor(host, opts = {}) {
     this.host = host;
     this.onPick = opts.onPick || null;
+    this.onRefuse = opts.onRefuse || null; // a hole that is not legal was chosen
     this.label = opts.label || "Board";
     this.flipped = false;
     this.board = null; // {size, rows, heads}
@@ -54,11 +57,17 @@ export class Board {
     this.focusHole = null;
     this.zoom = 1;
     this.special = new Set();
+    this.rules = { special_holes: [], sides: {} };
   }
 
-  /** setSpecial marks holes that may sow clockwise (Choro's special holes). */
-  setSpecial(holes) {
-    this.special = new Set(holes || []);
+  /**
+   * setRules takes the rule facts of a view (docs/API.md): its special_holes,
+   * marked as the holes that may sow clockwise, and its sides, whose loops
+   * the sowing animations follow.
+   */
+  setRules(rules) {
+    this.rules = { special_holes: (rules && rules.special_holes) || [], sides: (rules && rules.sides) || {} };
+    this.special = new Set(this.rules.special_holes);
     if (this.svg) this.refresh();
   }
 
@@ -221,7 +230,12 @@ export class Board {
   }
 
   pick(name) {
-    if (this.animating || !this.legal.has(name) || !this.onPick) return;
+    if (this.animating) return;
+    if (!this.legal.has(name)) {
+      if (this.onRefuse) this.onRefuse(name);
+      return;
+    }
+    if (!this.onPick) return;
     this.focusHole = name;
     this.onPick(name);
   }
@@ -336,15 +350,24 @@ export class Board {
     this.refresh();
     let ok = true;
     try {
-      for (const e of events) {
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i];
         if (onStep) onStep(e);
-        if (!(await this.step(e, delay))) {
-          ok = false;
-          const d = document.body.dataset;
-          d.desync = String(Number(d.desync || 0) + 1);
-          console.warn("matombo: an event did not fit the board", e);
-          break;
+        if (isLockstep(e)) {
+          // A simultaneous Choro opening: its events are sown together.
+          let j = i;
+          while (j < events.length && isLockstep(events[j])) j++;
+          const run = events.slice(i, j);
+          i = j - 1;
+          if (await animateLockstep(this, run, delay)) continue;
+        } else if (await this.step(e, delay)) {
+          continue;
         }
+        ok = false;
+        const d = document.body.dataset;
+        d.desync = String(Number(d.desync || 0) + 1);
+        console.warn("matombo: an event did not fit the board", e);
+        break;
       }
     } finally {
       this.hand.classList.add("hidden");
@@ -369,7 +392,7 @@ export class Board {
     if (!at(e.from) || !at(e.to)) return false;
     if (e.kind === "sow") {
       if (countOf(b, e.from) !== e.stones) return false;
-      const path = sowPath(e.from, e.stones, !!e.clockwise, b.size);
+      const path = sowPath(this.rules, e.from, e.stones, !!e.clockwise);
       if (path[path.length - 1] !== e.to) return false;
       const per = e.stones > 0 ? Math.min(delay, 2600 / e.stones) : delay;
       this.mark(e.from, "active", true);

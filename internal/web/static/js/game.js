@@ -1,10 +1,15 @@
 // The game page /game/{id}: board, animation, in-turn prompts, move list,
 // live updates over WebSocket, resign and rematch, invite link, spectators.
 
-import { ApiError, LiveGame, get, invite, localSeats, openCreated, post, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./api.js";
+import { ApiError, get, post } from "./http.js";
+import { LiveGame } from "./live.js";
+import { invite, localSeats, openCreated, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./storage.js";
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, describeEvents, familyOf, gameOf, plural, sideName, specialHoles } from "./geom.js";
+import { actionHole, countOf, describeEvents, familyOf, gameOf, ownerOf, plural, sideName } from "./geom.js";
+import { directionChoices, directionHint } from "./choro.js";
+import { describeLockstep, isLockstep } from "./lockstep.js";
 import { renderMoves } from "./movelist.js";
+import { PassScreen, emptyText, openingInfo, openingMoves, openingPrompt } from "./opening.js";
 import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -21,7 +26,12 @@ class GamePage {
     this.poller = null;
     this.takeToken();
     this.local = localSeats(id);
-    this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole) });
+    this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole), onRefuse: (hole) => this.refuse(hole) });
+    // Choro's simultaneous opening on one device: North says it holds the
+    // device (at the ply of South's choice) before the board shows again.
+    this.pass = new PassScreen($(".board-wrap"), () => this.passReady());
+    this.passedAt = -1;
+    this.lastEvents = [];
     this.speed = setting("speed", reducedMotion ? "instant" : "normal");
     const speedSel = $("#speed");
     speedSel.value = this.speed;
@@ -90,7 +100,7 @@ class GamePage {
     const you = this.local ? "" : view.you;
     $("#flip").checked = you === "N";
     this.board.setFlip(you === "N");
-    this.board.setSpecial(specialHoles(view.ruleset));
+    this.board.setRules(view);
     const game = gameOf(view.ruleset);
     // Long boards take the whole width; the side panel goes below.
     document.querySelector(".game").classList.toggle("wide", (view.size || 0) > 21);
@@ -98,7 +108,7 @@ class GamePage {
     document.title = `${view.ruleset_title || game} · matombo`;
     $("#ruleset").textContent = view.ruleset;
     $("#rules-link").href = `/rules/${familyOf(game)}`;
-    $("#keys-text").textContent = keysHelp(familyOf(game), view.mode);
+    $("#keys-text").textContent = keysHelp(familyOf(game), view.mode, view.special_holes || []);
     $("#replay-link").href = `/replay/${encodeURIComponent(this.id)}`;
     $("#record-link").href = `/api/games/${encodeURIComponent(this.id)}/record`;
     $("#record-link").setAttribute("download", `matombo-${this.id}.txt`);
@@ -174,17 +184,21 @@ class GamePage {
     $("#skip").disabled = true;
     if (!ok) return false;
     const groups = [];
-    for (const e of events) {
+    // The simultaneous opening's events (both sides', interleaved) are told as one.
+    const lock = events.filter(isLockstep);
+    if (lock.length) groups.push({ action: "", by: "", both: true, events: lock });
+    for (const e of events.filter((x) => !isLockstep(x))) {
       const g = groups[groups.length - 1];
       if (g && g.action === e.action && g.by === e.by) g.events.push(e);
       else groups.push({ action: e.action, by: e.by, events: [e] });
     }
-    this.announce(groups.map((g) => `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`).join(" "));
+    this.announce(groups.map((g) => (g.both ? `Both openings: ${describeLockstep(this.view, g.events)}.` : `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`)).join(" "));
+    this.lastEvents = events;
     const first = events.find((e) => e.kind === "sow");
     const lastSow = [...events].reverse().find((e) => e.kind === "sow");
     const lastGroup = groups[groups.length - 1];
     const start = lastGroup && lastGroup.events.find((e) => e.kind === "sow");
-    this.lastMove = start ? { from: start.from, to: lastSow.to } : first ? { from: first.from, to: lastSow.to } : null;
+    this.lastMove = lastGroup && lastGroup.both ? null : start ? { from: start.from, to: lastSow.to } : first ? { from: first.from, to: lastSow.to } : null;
     return true;
   }
 
@@ -209,18 +223,30 @@ class GamePage {
     document.body.dataset.ply = String(view.ply); // the ply shown (the browser tests read it)
     this.choosing = null;
     if (!events || !events.length) {
-      if (!prev || prev.ply !== view.ply) this.lastMove = this.lastFromTurns(view);
+      if (!prev || prev.ply !== view.ply) {
+        this.lastMove = this.lastFromTurns(view);
+        this.lastEvents = [];
+      }
     }
+    // In the simultaneous opening nothing may show South's choice.
+    const op = openingInfo(view);
+    if (op) this.lastMove = null;
+    this.pass.show(!!(op && this.local && op.southChosen && this.passedAt !== view.ply));
     const act = this.canAct(view);
     const holes = act ? [...new Set((view.legal || []).map((a) => actionHole(a).hole).filter(Boolean))] : [];
     const b = view.board;
     this.board.set({ size: view.size || b.rows.a.length, rows: b.rows, heads: b.heads || [] }, holes, this.lastMove);
     const turns = view.turns || [];
-    // A turn of the list links to the replay at the end of that turn (a
-    // plain link: the same tab, or a new one when the reader asks for it).
+    // The server's move list (a6|d3 for the simultaneous opening); while
+    // South's opening choice is hidden, the page's own stand-in. A turn of
+    // the list links to the replay at the end of that turn (a plain link:
+    // the same tab, or a new one when the reader asks for it).
+    const moves = op ? openingMoves(view, op, !!this.local) : view.moves;
     renderMoves($("#moves"), turns, {
       first: view.first_to_move || "S",
-      href: (i) => `/replay/${encodeURIComponent(this.id)}?ply=${turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0)}`,
+      moves,
+      empty: op ? emptyText : undefined,
+      href: op ? null : (i) => `/replay/${encodeURIComponent(this.id)}?ply=${turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0)}`,
     });
     this.drawSeats();
     this.drawMode();
@@ -229,7 +255,7 @@ class GamePage {
     this.drawInvite();
     $("#resign").classList.toggle("hidden", !(view.status === "playing" && (view.you || this.local)));
     $("#hint").classList.toggle("hidden", !this.hintable(view));
-    $("#hint").disabled = !act;
+    $("#hint").disabled = !act || this.pass.shown;
     if (this.hinted) this.board.mark(this.hinted, "hint", false);
     this.hinted = null;
     $("#rematch").classList.toggle("hidden", !(view.status === "over" && (view.you || this.local)));
@@ -260,7 +286,7 @@ class GamePage {
       }
       const button = document.querySelector(`#prompt button[data-action="${res.action}"]`);
       if (button) button.classList.add("hinted");
-      const text = `Hint (level ${res.level}): ${hintWords(v.decision, res.action)}.`;
+      const text = `Hint (level ${res.level}): ${v.decision === "direction" ? directionHint(v.legal || [], v.pending_hole, res.action) : hintWords(v.decision, res.action)}.`;
       const box = $("#prompt");
       box.querySelector(".hint-line")?.remove();
       box.querySelector(".text")?.append(h("div", { class: "hint-line" }, text));
@@ -352,6 +378,13 @@ class GamePage {
         " and use Play from here to go on from its end."));
       return;
     }
+    const op = openingInfo(v);
+    if (op) {
+      const p = openingPrompt(v, op, { act: this.canAct(v), local: !!this.local, passing: this.pass.shown });
+      box.classList.toggle("active", p.active);
+      box.append(h("div", { class: "text" }, p.active ? h("b", {}, p.text) : p.text, p.sub ? h("div", { class: "muted small" }, p.sub) : null));
+      return;
+    }
     if (!this.canAct(v)) {
       let text = `${mover} to move.`;
       if (moverP && moverP.kind === "ai") text = `${mover} (${playerText(moverP)}) is thinking…`;
@@ -384,11 +417,14 @@ class GamePage {
         text = `${who}Capture! Now remove stones from ${opp}'s side, one at a time: choose a hole.`;
         break;
       case "direction": {
-        const cw = legal.find((a) => a.endsWith("cw"));
-        const hole = cw ? cw.slice(0, -2) : legal[0];
-        text = `${who}The next lap starts from ${hole}. Sow anticlockwise, or clockwise to capture?`;
-        if (legal.includes(hole)) buttons.push(this.button("Anticlockwise", hole, "Enter"));
-        if (cw) buttons.push(this.button("Clockwise", cw, "C"));
+        // Choro mid-turn: the pending hole either way, the leave switch, other holes.
+        const d = directionChoices(legal, v.pending_hole);
+        text = `${who}${d.text}`;
+        for (const c of d.choices) {
+          const b = this.button(c.label, c.action, c.key);
+          if (c.other) b.classList.remove("primary");
+          buttons.push(b);
+        }
         break;
       }
       default: {
@@ -397,7 +433,9 @@ class GamePage {
         if (legal.includes("stop")) buttons.push(this.button("Stop", "stop", "S"));
       }
     }
-    box.append(h("div", { class: "text" }, h("b", {}, text), v.pending ? h("div", { class: "muted small" }, v.pending) : null), ...buttons);
+    // A Choro mid-turn prompt already names every choice the server's pending line lists.
+    const pending = v.decision === "direction" ? "" : v.pending;
+    box.append(h("div", { class: "text" }, h("b", {}, text), pending ? h("div", { class: "muted small" }, pending) : null), ...buttons);
   }
 
   button(label, action, key) {
@@ -450,8 +488,18 @@ class GamePage {
     if (team) $("#team-url").value = new URL(team, location.origin).href;
   }
 
+  // passReady hides the pass-the-device screen: North holds the device.
+  passReady() {
+    this.passedAt = this.view ? this.view.ply : -1;
+    this.pass.show(false);
+    this.drawPrompt();
+    $("#hint").disabled = !this.canAct();
+    if (this.canAct()) this.board.focusFirst();
+  }
+
   // pickHole maps a chosen hole to its legal action(s).
   pickHole(hole) {
+    if (this.pass.shown) return;
     const legal = this.view.legal || [];
     const acts = legal.filter((a) => actionHole(a).hole === hole);
     if (acts.length === 1) {
@@ -469,6 +517,16 @@ class GamePage {
     }
   }
 
+  // refuse says briefly why a hole that was clicked cannot be played.
+  refuse(hole) {
+    const v = this.view;
+    if (!v || this.hold) return;
+    const text = refusal(v, hole, this.canAct(v), !!(v.you || this.local));
+    if (!text) return;
+    toast(text);
+    this.announce(text);
+  }
+
   key(e) {
     if (!this.view || e.ctrlKey || e.metaKey || e.altKey) return;
     const tag = (e.target && e.target.tagName) || "";
@@ -477,15 +535,31 @@ class GamePage {
       this.board.skip();
       return;
     }
-    if (!this.canAct()) return;
+    if (!this.canAct() || this.pass.shown) return;
+    // Arrow keys reach the board from anywhere on the page: the first
+    // press puts the focus on a highlighted hole, the next ones move it.
+    if (e.key.startsWith("Arrow") && !(e.target && e.target.closest && e.target.closest("#board svg"))) {
+      if (this.board.animating || this.hold) return;
+      e.preventDefault();
+      this.board.focusFirst();
+      return;
+    }
     const legal = this.view.legal || [];
     const k = e.key.toLowerCase();
+    const direction = this.view.decision === "direction" ? this.directionNow() : null;
     if (k === "h" && this.hintable()) {
       e.preventDefault();
       this.hint();
     } else if (k === "s" && legal.includes("stop")) {
       e.preventDefault();
       this.act("stop");
+    } else if (direction && (k === "c" || k === "l")) {
+      // Choro mid-turn: C sows the pending hole clockwise, L is the leave switch.
+      const c = direction.choices.find((x) => x.key === k.toUpperCase());
+      if (c) {
+        e.preventDefault();
+        this.act(c.action);
+      }
     } else if (k === "c") {
       const focus = this.choosing || this.board.focusHole;
       const cws = legal.filter((a) => a.endsWith("cw"));
@@ -503,9 +577,14 @@ class GamePage {
     }
   }
 
+  // directionNow names the choices of the current Choro mid-turn decision.
+  directionNow() {
+    return directionChoices(this.view.legal || [], this.view.pending_hole);
+  }
+
   async act(action) {
     const v = this.view;
-    if (!v || this.hold || this.board.animating || !(v.legal || []).includes(action)) return;
+    if (!v || this.hold || this.board.animating || this.pass.shown || !(v.legal || []).includes(action)) return;
     this.hold = true;
     this.drawBusy(`${sideName(v.to_move)} plays ${action}…`);
     const token = this.tokenFor(v.to_move);
@@ -523,7 +602,7 @@ class GamePage {
       toast(err.message);
     }
     this.hold = false;
-    if (res && res.game) this.enqueue(res.game, res.events || [], true);
+    if (res && res.game) this.enqueue(res.game, res.events, true);
     else {
       this.drawPrompt(); // refused: the same decision again
       $("#hint").disabled = !this.canAct();
@@ -536,9 +615,7 @@ class GamePage {
     try {
       const side = this.local ? this.view.to_move : this.view.you;
       const res = await post(`/api/games/${encodeURIComponent(this.id)}/resign`, {}, { token: this.tokenFor(side) });
-      // The server answers the game view (or {game: view}).
-      const view = res && res.game ? res.game : res;
-      if (view && view.board) this.enqueue(view, []);
+      if (res && res.game) this.enqueue(res.game, res.events);
       else this.refetch();
     } catch (err) {
       toast(err.message);
@@ -569,11 +646,41 @@ class GamePage {
   }
 }
 
+/**
+ * refusal says why hole cannot be played in view v, in a few words ("b3 is
+ * empty", "d2 is North's hole…"); mayAct tells whether the viewer has the
+ * decision, seated whether the viewer plays at all.
+ */
+export function refusal(v, hole, mayAct, seated) {
+  if (v.status !== "playing") return "The game is over.";
+  const mover = sideName(v.to_move);
+  if (!mayAct) return seated ? `It is ${mover}'s turn.` : "You are watching: only the players move.";
+  const n = countOf(v.board, hole);
+  const mine = ownerOf(v, hole) === v.to_move;
+  const opp = sideName(v.to_move === "S" ? "N" : "S");
+  switch (v.decision) {
+    case "setup":
+      if (!mine) return `${hole} is ${opp}'s hole: name a head in your own outer row.`;
+      return hole[0] === v.sides[v.to_move].outer ? `${hole} cannot be named a head now.` : `${hole} is not in your outer row: name a head there.`;
+    case "pick":
+    case "remove":
+      if (mine) return `${hole} is your own hole: take from ${opp}'s side.`;
+      return n === 0 ? `${hole} is empty.` : `${hole} cannot be taken now.`;
+    case "head":
+    case "direction":
+      return `First answer the question below: ${v.pending}.`;
+  }
+  if (!mine) return `${hole} is ${opp}'s hole: sow from your own rows.`;
+  if (n === 0) return `${hole} is empty.`;
+  if (n === 1) return `${hole} holds a single stone: it cannot be sown now.`;
+  return `${hole} cannot be sown now: choose a highlighted hole.`;
+}
+
 /** keysHelp lists the keys of the game page that the game uses. */
-function keysHelp(family, mode) {
+function keysHelp(family, mode, special) {
   const keys = ["arrow keys move between the highlighted holes", "Enter plays"];
   if (family === "tsoro") keys.push("S stops at a head");
-  if (family === "choro") keys.push("C sows clockwise from a special hole");
+  if (special.length) keys.push("C sows clockwise from a special hole");
   if (mode === "ai" || mode === "local") keys.push("H asks for a hint");
   keys.push("Esc skips the animation");
   return `${keys.join(", ")}.`;
@@ -605,6 +712,8 @@ function hintWords(decision, action) {
       return `remove a stone from ${hole}`;
     case "direction":
       return kind === "cw" ? "sow clockwise" : "sow anticlockwise";
+    case "opening":
+      return `open from ${hole}`;
   }
   if (kind === "stop") return "stop";
   return kind === "cw" ? `sow ${hole} clockwise` : `sow ${hole}`;

@@ -1,16 +1,18 @@
-// Board geometry and notation helpers (RULES.md §1 and §5), shared by every page.
+// Board geometry and notation helpers (RULES.md §1 and §5), shared by every
+// page. The rules themselves are the server's: which holes are special, each
+// side's rows and sowing loop come with every view as its rule facts
+// (docs/API.md, "Rule facts"); the helpers here that need them take the view
+// (or any object with its special_holes and sides) as rules.
 
 export const ROWS_TOP_DOWN = ["d", "c", "b", "a"];
 
-/** owner returns "S" for rows a and b, "N" for rows c and d. */
-export function owner(hole) {
-  const r = hole[0];
-  return r === "a" || r === "b" ? "S" : "N";
-}
-
-/** isInner tells whether a hole is in an inner row (b or c). */
-export function isInner(hole) {
-  return hole[0] === "b" || hole[0] === "c";
+/** ownerOf returns the side ("S" or "N") whose loop holds hole, or "". */
+export function ownerOf(rules, hole) {
+  const sides = (rules && rules.sides) || {};
+  for (const side of Object.keys(sides)) {
+    if ((sides[side].loop || []).includes(hole)) return side;
+  }
+  return "";
 }
 
 /** parseHole splits "a12" into {row: "a", col: 12}, or returns null. */
@@ -19,19 +21,14 @@ export function parseHole(s) {
   return m ? { row: m[1], col: Number(m[2]) } : null;
 }
 
-/** loop lists a player's 2N holes in anticlockwise sowing order. */
-export function loop(player, n) {
-  const out = [];
-  const [outer, inner] = player === "S" ? ["a", "b"] : ["c", "d"];
-  // South: a1..aN then bN..b1. North: c1..cN then dN..d1.
-  for (let c = 1; c <= n; c++) out.push(outer + c);
-  for (let c = n; c >= 1; c--) out.push(inner + c);
-  return out;
-}
-
-/** path lists the holes a lap of `stones` from `from` drops into, in order. */
-export function sowPath(from, stones, clockwise, n) {
-  const l = loop(owner(from), n);
+/**
+ * sowPath lists the holes a lap of `stones` from `from` drops into, in
+ * order, along the sower's loop of the rules (anticlockwise, or backwards
+ * when clockwise); [] when the rules have no loop through from.
+ */
+export function sowPath(rules, from, stones, clockwise) {
+  const side = ownerOf(rules, from);
+  const l = side ? rules.sides[side].loop : [];
   let i = l.indexOf(from);
   const out = [];
   if (i < 0) return out;
@@ -78,12 +75,6 @@ export function parsePosition(text) {
 export function countOf(board, hole) {
   const h = parseHole(hole);
   return h ? board.rows[h.row][h.col - 1] : 0;
-}
-
-/** stonesOf sums a player's two rows. */
-export function stonesOf(board, player) {
-  const rs = player === "S" ? ["a", "b"] : ["c", "d"];
-  return rs.reduce((t, r) => t + board.rows[r].reduce((a, b) => a + b, 0), 0);
 }
 
 /** cloneBoard copies a board's rows and heads. */
@@ -154,27 +145,23 @@ export function describeEvents(events) {
 }
 
 /**
- * groupTurns splits a flat list of actions {action, by, turn_end} into turns
- * {by, actions, first}: a turn ends after an action with turn_end (where the
- * steps carry it) or where the side changes.
+ * groupTurns splits a flat list of actions with "by" into turns: after each
+ * action with turn_end (the replay format), else when the side changes. The
+ * simultaneous Choro opening is one turn of both sides (by of its first).
  */
 export function groupTurns(actions) {
   const turns = [];
   let cur = null;
+  const ends = actions.some((a) => a.turn_end !== undefined);
   actions.forEach((a, i) => {
-    if (!cur || cur.by !== a.by || cur.ended) {
-      cur = { by: a.by, actions: [], first: i, ended: false };
+    if (!cur || (ends ? cur.ended : cur.by !== a.by)) {
+      cur = { by: a.by, actions: [], first: i };
       turns.push(cur);
     }
     cur.actions.push(a.action);
-    if (a.turn_end) cur.ended = true;
+    cur.ended = !!a.turn_end;
   });
   return turns;
-}
-
-/** specialHoles lists the holes that may sow clockwise: Choro's a1 b2 d8 c7 (RULES.md §3.4). */
-export function specialHoles(ruleset) {
-  return gameOf(ruleset) === "choro" ? ["a1", "b2", "d8", "c7"] : [];
 }
 
 /**

@@ -1,8 +1,10 @@
 // The home page: the new-game form and the lists of current and recent games.
 
-import { get, openCreated, post, setting, saveSetting } from "./api.js";
+import { get, post } from "./http.js";
+import { openCreated, setting, saveSetting } from "./storage.js";
 import { Board } from "./board.js";
-import { familyOf, gameOf, sideName, specialHoles } from "./geom.js";
+import { OPTION_WORDS as CHORO_WORDS } from "./choro.js";
+import { familyOf, gameOf, sideName } from "./geom.js";
 import { $, h, playerText, resultText, when } from "./ui.js";
 
 // Plain words for each option, by key, and for each value where it helps.
@@ -41,10 +43,6 @@ const OPTION_WORDS = {
     label: "Extra whole holes",
     help: "0: after a capture you remove as many single stones as you captured. 1 to 3: instead you empty that many holes of your choice.",
   },
-  opening: {
-    label: "Opening",
-    help: "Each player's first turn sows from the outer row and may capture the opponent's outer holes, one player after the other.",
-  },
 };
 
 const LEVELS = [
@@ -65,7 +63,7 @@ const SUMMARIES = {
   "misoro-tsoro": "Tsoro on 4×8; each player names two heads first.",
   "musoro-tsoro": "Tsoro on 4×8 with one head of three stones.",
   nsolo: "Malawi and Zambia, 4×8 to 4×36. Capture, then remove as many.",
-  choro: "South Sudan, 4×8. Captures are sown on; clockwise from special holes.",
+  choro: "South Sudan, 4×8. Both open at once; captures are sown on; clockwise from special holes.",
 };
 
 let presets = [];
@@ -84,6 +82,8 @@ function allowedValues(opt, preset) {
   const one = /one of ([\w\s,-]+)/.exec(opt.allowed || "");
   if (one) return one[1].split(",").map((s) => s.trim()).filter(Boolean);
   if (/yes or no/.test(opt.allowed || "")) return ["no", "yes"];
+  const two = /^([\w-]+) or ([\w-]+)$/.exec(opt.allowed || ""); // "simultaneous or sequential"
+  if (two) return [two[1], two[2]];
   const first = /^(\w+)/.exec(opt.allowed || "");
   return first ? [first[1]] : [String(opt.default ?? "")];
 }
@@ -121,7 +121,7 @@ function drawOptions() {
   if (!p) return;
   if (p.description) box.appendChild(h("p", { class: "small muted" }, p.description));
   (p.options || []).forEach((o) => {
-    const words = OPTION_WORDS[o.key] || { label: o.key, help: o.allowed };
+    const words = (p.game === "choro" && CHORO_WORDS[o.key]) || OPTION_WORDS[o.key] || { label: o.key, help: o.allowed };
     const help = (words.games && words.games[familyOf(gameOf(p.ruleset))]) || words.help;
     const id = `opt-${o.key}`;
     const values = allowedValues(o, p);
@@ -167,7 +167,7 @@ async function drawPreview(rs) {
     const v = await get(`/api/position?${new URLSearchParams({ ruleset: rs })}`);
     if (previewFor !== rs) return;
     if (!preview) preview = new Board($("#preview"), { label: "Start position of the chosen rules" });
-    preview.setSpecial(specialHoles(rs));
+    preview.setRules(v);
     preview.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
   } catch {
     /* the form still works without a preview */
@@ -265,7 +265,7 @@ async function drawFrom(ruleset, pos) {
     $("#from-ruleset").textContent = v.ruleset;
     $("#from-to-move").textContent = v.status === "over" ? "where the game is over" : `${sideName(v.to_move)} to move`;
     const board = new Board($("#from-preview"), { label: "The start position" });
-    board.setSpecial(specialHoles(v.ruleset));
+    board.setRules(v);
     board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
   } catch (ex) {
     $("#form-error").textContent = ex.message;

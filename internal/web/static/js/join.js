@@ -2,7 +2,8 @@
 // (optional, remembered for next time), takes a seat with the code, keeps the
 // token, and opens the game.
 
-import { get, openCreated, post, seatToken, setting, saveSetting } from "./api.js";
+import { get, post } from "./http.js";
+import { openCreated, seatToken, setting, saveSetting } from "./storage.js";
 import { $, givenName } from "./ui.js";
 
 /** inviter names whoever gave a name among the game's players. */
@@ -55,7 +56,7 @@ async function join() {
       saveSetting("name", given);
       status.textContent = `You play ${res.seat === "N" ? "North" : "South"}. Opening the game…`;
       form.classList.add("hidden");
-      openCreated({ id, token: res.token });
+      openCreated(res);
     } catch (err) {
       error.textContent = err.message;
       btn.disabled = false;

@@ -4,13 +4,34 @@
 // and by the demo boards of the rules pages.
 
 import { Board, SPEEDS } from "./board.js";
-import { describeEvents, groupTurns, parsePosition, sideName, specialHoles } from "./geom.js";
+import { groupTurns, parsePosition, sideName } from "./geom.js";
+import { describeAny } from "./lockstep.js";
 import { h } from "./ui.js";
+
+/**
+ * icon draws the play (a triangle) or pause (two bars) symbol as SVG, so
+ * that it shows in every font, emoji or not.
+ */
+function icon(pause) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 10 10");
+  svg.setAttribute("class", `icon ${pause ? "pause" : "play"}`);
+  svg.setAttribute("aria-hidden", "true");
+  const shapes = pause ? [["rect", { x: 1.5, y: 1, width: 2.5, height: 8 }], ["rect", { x: 6, y: 1, width: 2.5, height: 8 }]] : [["path", { d: "M2 1 L9 5 L2 9 Z" }]];
+  for (const [name, attrs] of shapes) {
+    const e = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    svg.appendChild(e);
+  }
+  return svg;
+}
 
 /**
  * Player drives a Board from a replay. host receives the board and the
  * controls; opts: label, speed() returning a speed name, onChange(ply),
- * caption(ply, step) returning extra words for a step.
+ * caption(ply, step) returning extra words for a step, documentKeys (the
+ * arrow keys step wherever the focus is, for a page with one player).
  */
 export class Player {
   constructor(host, opts = {}) {
@@ -23,15 +44,25 @@ export class Player {
     this.board = new Board(boardBox, { label: opts.label || "Replay board" });
     this.first = h("button", { class: "btn small", type: "button", "aria-label": "First position", onclick: () => this.go(0) }, "«");
     this.prev = h("button", { class: "btn small", type: "button", "aria-label": "Previous action", onclick: () => this.go(this.ply - 1) }, "‹");
-    this.playBtn = h("button", { class: "btn small primary", type: "button", "aria-label": "Play", onclick: () => this.toggle() }, "▶ Play");
+    this.playBtn = h("button", { class: "btn small primary", type: "button", "aria-label": "Play", onclick: () => this.toggle() }, icon(false), " Play");
     this.next = h("button", { class: "btn small", type: "button", "aria-label": "Next action", onclick: () => this.step() }, "›");
     this.last = h("button", { class: "btn small", type: "button", "aria-label": "Last position", onclick: () => this.go(this.length()) }, "»");
     this.slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "Ply", oninput: () => this.go(Number(this.slider.value)) });
     this.out = h("output", {}, "0 / 0");
     this.caption = h("p", { class: "caption", "aria-live": "polite" });
     const bar = h("div", { class: "replay-bar" }, this.first, this.prev, this.playBtn, this.next, this.last, this.slider, this.out);
-    bar.addEventListener("keydown", (e) => this.key(e));
-    boardBox.addEventListener("keydown", (e) => this.key(e));
+    if (opts.documentKeys) {
+      // The page's one player: its keys work wherever the focus is, but in
+      // a field (the slider steps by itself).
+      document.addEventListener("keydown", (e) => {
+        const tag = (e.target && e.target.tagName) || "";
+        if (e.ctrlKey || e.metaKey || e.altKey || tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+        this.key(e);
+      });
+    } else {
+      bar.addEventListener("keydown", (e) => this.key(e));
+      boardBox.addEventListener("keydown", (e) => this.key(e));
+    }
     host.append(boardBox, bar, this.caption);
   }
 
@@ -42,7 +73,7 @@ export class Player {
   /** load shows a replay at ply (0: the start). */
   load(data, ply = 0) {
     this.data = data;
-    this.board.setSpecial(specialHoles(data.ruleset));
+    this.board.setRules(data);
     this.slider.max = String(this.length());
     this.turns = groupTurns(data.actions);
     this.go(Math.max(0, Math.min(ply, this.length())));
@@ -130,14 +161,15 @@ export class Player {
     const n = this.length();
     this.slider.value = String(this.ply);
     this.out.textContent = `${this.ply} / ${n}`;
-    this.playBtn.textContent = this.playing ? "⏸ Pause" : "▶ Play";
+    this.playBtn.textContent = "";
+    this.playBtn.append(icon(this.playing), this.playing ? " Pause" : " Play");
     this.playBtn.setAttribute("aria-label", this.playing ? "Pause" : "Play");
     this.prev.disabled = this.first.disabled = this.ply === 0;
     this.next.disabled = this.last.disabled = this.ply >= n;
     let text = `The start: ${sideName(this.positionAt(0).toMove)} to move.`;
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
-      text = `${sideName(a.by)} ${a.action}: ${describeEvents(a.events || []) || "no stones move"}.`;
+      text = `${sideName(a.by)} ${a.action}: ${describeAny(this.data, a.events) || "no stones move"}.`;
       if (!a.turn_end && a.pending) text += ` Mid-turn: ${sideName(a.by)} must ${a.pending}.`;
     }
     const extra = this.opts.caption ? this.opts.caption(this.ply, this.ply > 0 ? this.data.actions[this.ply - 1] : null) : "";

@@ -4,9 +4,9 @@
 // with &game=ID&ply=K, and is shown as that game's decision at ply K (what
 // is due, what was played), never as a turn start.
 
-import { get } from "./api.js";
+import { get } from "./http.js";
 import { Board } from "./board.js";
-import { actionHole, plural, sideName, sortActions, specialHoles } from "./geom.js";
+import { actionHole, plural, sideName, sortActions } from "./geom.js";
 import { $, copyText, h } from "./ui.js";
 
 // DECISIONS names the decisions of a turn for people.
@@ -55,7 +55,7 @@ async function setup() {
   if (!pos) $("#f-pos").value = v.position;
   $("#title").textContent = `Position · ${v.ruleset_title || ruleset}`;
   $("#ruleset").textContent = v.ruleset;
-  board.setSpecial(specialHoles(v.ruleset));
+  board.setRules(v);
   const info = $("#info");
   if (mid) {
     // Mid-turn: the side that played goes on; its decision is the game's.

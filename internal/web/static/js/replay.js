@@ -1,7 +1,8 @@
 // The replay page /replay/{id}?ply=N: a stored game move by move, with the
 // animation, a slider, a shareable link to any ply, and the record download.
 
-import { get, saveSetting, setting } from "./api.js";
+import { get } from "./http.js";
+import { saveSetting, setting } from "./storage.js";
 import { renderMoves } from "./movelist.js";
 import { Player } from "./player.js";
 import { $, copyText, h, pageId, playerText, resultText } from "./ui.js";
@@ -14,6 +15,7 @@ async function setup() {
   let data;
   const player = new Player($("#player"), {
     label: "Replay board",
+    documentKeys: true,
     speed: () => speedSel.value,
     onChange: (ply) => changed(ply),
   });
@@ -31,10 +33,11 @@ async function setup() {
     renderMoves($("#moves"), player.turns.map((t) => t.actions), {
       current: player.turnIndex(ply),
       first: player.firstToMove(),
-      href: (i) => `?ply=${player.turns[i].first + player.turns[i].actions.length}`,
+      moves: data.moves,
+      href: (i) => (player.turns[i] ? `?ply=${player.turns[i].first + player.turns[i].actions.length}` : "#"),
       onPick: (i) => {
         const t = player.turns[i];
-        player.go(t.first + t.actions.length);
+        if (t) player.go(t.first + t.actions.length);
       },
     });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;

@@ -1,0 +1,68 @@
+package app
+
+import (
+	"errors"
+
+	"matombo/mancala"
+)
+
+// readRecord parses and replays a record text for an import: under its
+// Ruleset header, or under ruleset when it is not "". A record the engine
+// finds playing under another reading (a *mancala.ReadingError: an old
+// Choro record under a plain "choro" header) is refused with that reading
+// in the error's SuggestRuleset, so that the client can offer to import it
+// so (ruleset set to it).
+func readRecord(text, ruleset string) (*mancala.Record, *mancala.State, error) {
+	var rec *mancala.Record
+	var err error
+	if ruleset == "" {
+		rec, err = mancala.ParseRecord(text)
+	} else {
+		rs, rerr := mancala.ParseRuleset(ruleset)
+		if rerr != nil {
+			return nil, nil, Errorf(EInvalid, "ruleset parameter: %s", trimPrefix(rerr))
+		}
+		rec, err = mancala.ParseRecordAs(text, rs)
+	}
+	if err != nil {
+		return nil, nil, recordError(err)
+	}
+	st, err := rec.Replay()
+	if err != nil {
+		return nil, nil, recordError(err)
+	}
+	return rec, st, nil
+}
+
+// recordError is the EInvalid error of a record that does not read or
+// replay, with the reading a *mancala.ReadingError suggests.
+func recordError(err error) error {
+	e := Errorf(EInvalid, "%s", trimPrefix(err))
+	var re *mancala.ReadingError
+	if errors.As(err, &re) {
+		e.SuggestRuleset = re.Suggest.String()
+	}
+	return e
+}
+
+// TurnView is one turn as the record writes it, for move lists (the game
+// view's and the replay's moves).
+type TurnView struct {
+	Number int    `json:"number"` // the move number
+	Side   string `json:"side"`   // "S", "N", or "both" for the simultaneous Choro opening
+	Text   string `json:"text"`   // the turn in notation: "a7,stop", "a6|d3"
+}
+
+// turnViews returns the turns of rec as written.
+func turnViews(rec *mancala.Record) []TurnView {
+	ws := rec.WrittenTurns()
+	out := make([]TurnView, len(ws))
+	for i, w := range ws {
+		side := w.Side.String()
+		if w.Both {
+			side = "both"
+		}
+		out[i] = TurnView{Number: w.Number, Side: side, Text: w.Text}
+	}
+	return out
+}
