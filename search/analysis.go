@@ -115,9 +115,30 @@ type TurnReview struct {
 	After        Chance           // once the turn was played
 	Best         []mancala.Action // the search's best turn from Before's position
 	PV           [][]mancala.Action
-	Drop         float64   // points of the mover's chance lost (negative: gained)
-	Judgement    Judgement // by Drop and the thresholds
-	Note         string    // why a turn is not judged, when it is not
+	Drop         float64        // points of the mover's chance lost (negative: gained)
+	Judgement    Judgement      // by Drop and the thresholds
+	Note         string         // why a turn is not judged, or how it is
+	Opening      *OpeningReview // the simultaneous opening's two judged choices
+}
+
+// OpeningReview judges the two hidden choices of the simultaneous Choro
+// opening against the matrix game of the joint openings, whose entries are
+// the review's chances for South of the positions after each pair of
+// choices: each side's choice is worth the chance it gets against the
+// other side's equilibrium mix, and loses what falls short of the game's
+// value.
+type OpeningReview struct {
+	Value float64          // South's chance at the game's equilibrium
+	Sides [2]OpeningChoice // South's choice, then North's
+}
+
+// OpeningChoice is one side's judged choice of the simultaneous opening.
+type OpeningChoice struct {
+	Action    mancala.Action // the choice made
+	Best      mancala.Action // the choice the side's equilibrium mix plays most
+	Chance    float64        // South's chance with this choice against the other side's mix
+	Drop      float64        // points of the chooser's chance lost against the game's value
+	Judgement Judgement      // by Drop and the thresholds
 }
 
 // GameReview is the review of a whole record.
@@ -136,6 +157,10 @@ type Analyst struct {
 	ab     *AlphaBeta
 	solver *Solver
 	cal    *Calibration
+	// the last opening game solved, by its position, as a review needs it
+	// twice (the turn's before, and the judgement of its choices)
+	openingAt string
+	opening   OpeningGame
 }
 
 // Evaluation is what the Analyst found of one position.
@@ -185,8 +210,11 @@ func NewAnalyst(cfg AnalysisConfig) (*Analyst, error) {
 // Limits returns the limits of each search.
 func (an *Analyst) Limits() Limits { return an.lim }
 
-// Evaluate returns how s stands for South, its best action and line. A
-// finished game is proven; a position with few stones, or one where the
+// Evaluate returns how s stands for South, its best action and line. At
+// the simultaneous Choro opening it is the value of the opening's matrix
+// game in the review's chances (each joint opening searched with a quarter
+// of the limits), with South's likeliest equilibrium choice. A finished game
+// is proven; a position with few stones, or one where the
 // search finds a forced result, is given to the solver, and a value it
 // proves is 1, 0 or 0.5. Otherwise the chance comes from the calibration,
 // kept within 0.5% and 99.5%: only proven values are certain.
@@ -202,6 +230,14 @@ func (an *Analyst) evaluate(ctx context.Context, s *mancala.State, solve bool) (
 	}
 	if s.OpeningChoiceHidden() {
 		return Evaluation{}, errors.New("search: cannot evaluate a position holding South's hidden opening choice")
+	}
+	if s.InSimultaneousOpening() { // the value of the opening's matrix game
+		g, err := an.openingGame(ctx, s)
+		if err != nil {
+			return Evaluation{}, err
+		}
+		best := likeliest(g, mancala.South)
+		return Evaluation{Chance: Chance{South: clampChance(g.Value)}, Best: best, PV: []mancala.Action{best}}, nil
 	}
 	a, err := an.ab.Choose(ctx, s, an.lim)
 	if err != nil {
@@ -227,7 +263,7 @@ func (an *Analyst) evaluate(ctx context.Context, s *mancala.State, solve bool) (
 		score = -score
 	}
 	ev := Evaluation{Best: a, Chance: Chance{South: an.cal.SouthChance(s.Ruleset(), score), Score: score}}
-	ev.Chance.South = math.Min(math.Max(ev.Chance.South, 0.005), 0.995)
+	ev.Chance.South = clampChance(ev.Chance.South)
 	ev.PV = an.ab.PrincipalVariation(s, a, an.cfg.PVDecisions)
 	if solve || st.Proven != 0 || s.Stones(mancala.South)+s.Stones(mancala.North) <= an.cfg.SolverStones {
 		sol, err := an.solver.Solve(ctx, s, Limits{Nodes: an.cfg.SolverNodes})
@@ -263,10 +299,10 @@ func outcomeChance(s *mancala.State) Chance {
 // AnalyseGame reviews every turn of rec: South's winning chance before and
 // after it, the best turn and line from before it, and a judgement of the
 // turn by the mover's loss of winning chance (see Judge). The record must
-// replay (Record.Replay). The simultaneous Choro opening is not judged:
-// judging each side's hidden choice needs the opening's matrix value, which
-// the review does not compute; its Before is the alpha-beta value of the
-// start, where North answers South's choice seeing it. With a node or depth
+// replay (Record.Replay). The simultaneous Choro opening is judged side by
+// side (TurnReview.Opening, see OpeningReview): its Before is the value of
+// the opening's matrix game, its Best each side's likeliest equilibrium
+// choice, and its Judgement stays Good, each side's being in Opening. With a node or depth
 // limit and no time limit the review is the same every time. It stops
 // with ctx's error when ctx ends.
 func AnalyseGame(ctx context.Context, rec *mancala.Record, cfg AnalysisConfig) (*GameReview, error) {
@@ -304,6 +340,16 @@ func AnalyseGame(ctx context.Context, rec *mancala.Record, cfg AnalysisConfig) (
 			tr.Number += ".."
 		}
 		start := s.Clone()
+		var opening *OpeningReview
+		if tr.Simultaneous && len(turn) == 2 {
+			g, err := an.openingGame(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			if opening, err = reviewOpening(g, turn[0], turn[1]); err != nil {
+				return nil, err
+			}
+		}
 		for _, a := range turn {
 			if err := s.Apply(a); err != nil {
 				return nil, fmt.Errorf("search: turn %d: %w", t+1, err)
@@ -321,9 +367,15 @@ func AnalyseGame(ctx context.Context, rec *mancala.Record, cfg AnalysisConfig) (
 			}
 		}
 		tr.Before, tr.After = before.Chance, after.Chance
-		if tr.Simultaneous {
-			tr.Note = "simultaneous opening: not judged (no matrix value of the opening)"
-		} else {
+		switch {
+		case opening != nil:
+			tr.Opening = opening
+			tr.Best = []mancala.Action{opening.Sides[0].Best, opening.Sides[1].Best}
+			tr.Note = fmt.Sprintf("each side against the matrix game (value %.1f%%): South %s, North %s",
+				100*opening.Value, opening.Sides[0].describe(), opening.Sides[1].describe())
+		case tr.Simultaneous:
+			tr.Note = "South's hidden opening choice: not judged until North's"
+		default:
 			tr.PV = SplitTurns(start, before.PV)
 			if len(tr.PV) > 0 {
 				tr.Best = tr.PV[0]
@@ -332,6 +384,103 @@ func AnalyseGame(ctx context.Context, rec *mancala.Record, cfg AnalysisConfig) (
 		}
 		rev.Turns = append(rev.Turns, tr)
 		before = after
+	}
+	return rev, nil
+}
+
+// describe says how a choice of the opening was judged: "-" when good,
+// else its judgement and drop.
+func (c OpeningChoice) describe() string {
+	if c.Judgement == Good {
+		return "-"
+	}
+	return fmt.Sprintf("%s (-%.1f)", c.Judgement, c.Drop)
+}
+
+// clampChance keeps an unproven chance within 0.5% and 99.5%.
+func clampChance(p float64) float64 { return math.Min(math.Max(p, 0.005), 0.995) }
+
+// openingShare is the share of the review's limits each joint opening of
+// the simultaneous Choro opening is searched with: a quarter, so that the
+// 64 searches cost about 16 positions (some 1 to 2 s at level 6).
+const openingShare = 4
+
+// openingGame is the matrix game of the simultaneous opening at s in the
+// review's chances for South, and its equilibrium.
+func (an *Analyst) openingGame(ctx context.Context, s *mancala.State) (OpeningGame, error) {
+	at := s.Ruleset().String() + "|" + s.BeforeOpeningChoice().Position()
+	if an.openingAt == at {
+		return an.opening, nil
+	}
+	rows, cols, after, err := JointOpenings(s)
+	if err != nil {
+		return OpeningGame{}, err
+	}
+	el := Limits{Depth: an.lim.Depth, Nodes: an.lim.Nodes / openingShare, MoveTime: an.lim.MoveTime / openingShare}
+	if an.lim.Nodes > 0 {
+		el.Nodes = max(el.Nodes, 1000)
+	}
+	payoff := make([][]float64, len(rows))
+	for i := range rows {
+		payoff[i] = make([]float64, len(cols))
+		for j := range cols {
+			st := after[i][j]
+			if st.IsOver() {
+				payoff[i][j] = outcomeChance(st).South
+				continue
+			}
+			v := an.ab.value(ctx, st, el)
+			if st.ToMove() != mancala.South {
+				v = -v
+			}
+			payoff[i][j] = an.cal.SouthChance(st.Ruleset(), v)
+		}
+	}
+	eq, err := SolveMatrixGame(payoff)
+	if err != nil {
+		return OpeningGame{}, err
+	}
+	g := OpeningGame{South: rows, North: cols, Payoff: payoff, Equilibrium: eq}
+	if ctx.Err() == nil {
+		an.openingAt, an.opening = at, g
+	}
+	return g, nil
+}
+
+// likeliest returns the choice of p that p's equilibrium mix in g plays most.
+func likeliest(g OpeningGame, p mancala.Player) mancala.Action {
+	mix, k := g.Mix(p), 0
+	for x := range mix {
+		if mix[x] > mix[k] {
+			k = x
+		}
+	}
+	return g.Choices(p)[k]
+}
+
+// reviewOpening judges South's choice south and North's choice north of
+// the simultaneous opening against its matrix game g.
+func reviewOpening(g OpeningGame, south, north mancala.Action) (*OpeningReview, error) {
+	i, j := slices.Index(g.South, south), slices.Index(g.North, north)
+	if i < 0 || j < 0 {
+		return nil, fmt.Errorf("search: the opening %s|%s is not among the joint openings", south, north)
+	}
+	var rowChance, colChance float64 // South's chance with row i against North's mix, with column j against South's
+	for x := range g.North {
+		rowChance += g.Col[x] * g.Payoff[i][x]
+	}
+	for x := range g.South {
+		colChance += g.Row[x] * g.Payoff[x][j]
+	}
+	rev := &OpeningReview{Value: g.Value}
+	value := Chance{South: g.Value}
+	for side, c := range []struct {
+		action mancala.Action
+		chance float64
+	}{{south, rowChance}, {north, colChance}} {
+		p := mancala.Player(side)
+		drop, judged := Judge(p, value, Chance{South: c.chance}, false)
+		rev.Sides[side] = OpeningChoice{Action: c.action, Best: likeliest(g, p), Chance: c.chance, Drop: max(drop, 0), Judgement: judged}
 	}
 	return rev, nil
 }

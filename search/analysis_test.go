@@ -184,3 +184,41 @@ func TestFormatLine(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// TestReviewOpening judges the choices of a simultaneous opening against a
+// matching-pennies-like game whose value is 50%: South's pure choices each
+// get 50% against North's even mix, North's second column is dominated.
+func TestReviewOpening(t *testing.T) {
+	a6, a7 := mancala.HoleAction(mustHole(t, "a6")), mancala.HoleAction(mustHole(t, "a7"))
+	d3, d4, d5 := mancala.HoleAction(mustHole(t, "d3")), mancala.HoleAction(mustHole(t, "d4")), mancala.HoleAction(mustHole(t, "d5"))
+	payoff := [][]float64{{0.8, 0.9, 0.2}, {0.2, 0.95, 0.8}}
+	eq, err := SolveMatrixGame(payoff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := OpeningGame{South: []mancala.Action{a6, a7}, North: []mancala.Action{d3, d4, d5}, Payoff: payoff, Equilibrium: eq}
+	rev, err := reviewOpening(g, a6, d4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, n := rev.Sides[0], rev.Sides[1]
+	if rev.Value < 0.5-1e-9 || rev.Value > 0.5+1e-9 || s.Judgement != Good || s.Drop > 1e-9 {
+		t.Errorf("South: value %v, %+v", rev.Value, s)
+	}
+	// d4 against South's even mix gives South 92.5%: North loses 42.5 points.
+	if n.Judgement != Blunder || n.Drop < 42.5-1e-9 || n.Drop > 42.5+1e-9 || n.Chance < 0.925-1e-9 || n.Best == d4 {
+		t.Errorf("North: %+v", n)
+	}
+	if _, err := reviewOpening(g, a6, a7); err == nil {
+		t.Error("a choice that is not North's should be refused")
+	}
+}
+
+func mustHole(t *testing.T, s string) mancala.Hole {
+	t.Helper()
+	h, err := mancala.ParseHole(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}

@@ -34,7 +34,10 @@ is not a preset uses its game's curve. Positions with few stones (%d or
 fewer), or where the search finds a forced result, go to the exact solver:
 a proven value is 100%%, 50%% or 0%% and says so ("South wins: proven");
 otherwise chances stay within 0.5%% and 99.5%%. The simultaneous Choro
-opening (1. a6|d3) is not judged: that needs the opening's matrix value.
+opening (1. a6|d3) is judged side by side against the matrix game of the
+joint openings (each searched with a quarter of the limits): its before is
+the game's value, and each choice loses what it falls short of the value
+against the other side's equilibrium mix.
 
 The search is level K's (its depth and node limits, without its noise),
 by default level %d, the level the calibration was fitted at; --movetime
@@ -48,7 +51,8 @@ flags:
   --json          print one JSON object: ruleset, limits and turns, each
                   with turn, number, side, actions, before, after (South's
                   chance in percent, proven, score in stones), best, pv,
-                  drop, judgement and note
+                  drop, judgement and note (and opening: value, south and
+                  north with action, best, chance, drop, judgement)
 
 examples:
   matombo analyse game.txt
@@ -67,17 +71,35 @@ type analyseReport struct {
 
 // analyseTurn is the review of one turn.
 type analyseTurn struct {
-	Turn      int           `json:"turn"`
-	Number    string        `json:"number"`
-	Side      string        `json:"side"`
-	Actions   string        `json:"actions"`
-	Before    analyseChance `json:"before"`
-	After     analyseChance `json:"after"`
-	Best      string        `json:"best"`
-	PV        string        `json:"pv"`
-	Drop      float64       `json:"drop"` // points of the mover's chance lost
-	Judgement string        `json:"judgement"`
-	Note      string        `json:"note,omitempty"`
+	Turn      int             `json:"turn"`
+	Number    string          `json:"number"`
+	Side      string          `json:"side"`
+	Actions   string          `json:"actions"`
+	Before    analyseChance   `json:"before"`
+	After     analyseChance   `json:"after"`
+	Best      string          `json:"best"`
+	PV        string          `json:"pv"`
+	Drop      float64         `json:"drop"` // points of the mover's chance lost
+	Judgement string          `json:"judgement"`
+	Note      string          `json:"note,omitempty"`
+	Opening   *analyseOpening `json:"opening,omitempty"` // the simultaneous opening's judged choices
+}
+
+// analyseOpening judges both choices of the simultaneous Choro opening
+// against the matrix game of the joint openings.
+type analyseOpening struct {
+	Value float64       `json:"value"` // South's chance at the game's equilibrium, percent
+	South analyseChoice `json:"south"`
+	North analyseChoice `json:"north"`
+}
+
+// analyseChoice is one side's judged opening choice.
+type analyseChoice struct {
+	Action    string  `json:"action"`
+	Best      string  `json:"best"`   // the choice the side's equilibrium mix plays most
+	Chance    float64 `json:"chance"` // South's chance, percent, with this choice against the other side's mix
+	Drop      float64 `json:"drop"`   // points of the chooser's chance lost against the game's value
+	Judgement string  `json:"judgement"`
 }
 
 // analyseChance is how a position stands for South.
@@ -188,11 +210,20 @@ func analyseReportOf(rev *search.GameReview, cfg search.AnalysisConfig) analyseR
 			Turn: tr.Turn, Number: tr.Number, Side: side,
 			Actions: search.FormatTurn(tr.Actions, tr.Simultaneous),
 			Before:  chanceOf(tr.Before), After: chanceOf(tr.After),
-			Best:      search.FormatTurn(tr.Best, false),
+			Best:      search.FormatTurn(tr.Best, tr.Simultaneous),
 			PV:        search.FormatLine(tr.Number, tr.Side, tr.PV),
 			Drop:      math.Round(tr.Drop*10)/10 + 0, // + 0 turns -0 into 0
 			Judgement: string(tr.Judgement), Note: tr.Note,
 		})
+		if o := tr.Opening; o != nil {
+			choice := func(c search.OpeningChoice) analyseChoice {
+				return analyseChoice{Action: c.Action.String(), Best: c.Best.String(), Chance: math.Round(c.Chance*1000) / 10,
+					Drop: math.Round(c.Drop*10)/10 + 0, Judgement: string(c.Judgement)}
+			}
+			t := &rep.Turns[len(rep.Turns)-1]
+			t.Opening = &analyseOpening{Value: math.Round(o.Value*1000) / 10, South: choice(o.Sides[0]), North: choice(o.Sides[1])}
+			t.Before.Score = nil // a matrix game's value, not a search's score
+		}
 	}
 	return rep
 }
