@@ -61,14 +61,18 @@ func (c Config) Validate() error {
 // Result is the outcome of a match, from A's side. Its JSON form is the one
 // `matombo arena --json` prints.
 type Result struct {
-	Games   int     `json:"games"`
-	AWins   int     `json:"a_wins"`
-	BWins   int     `json:"b_wins"`
-	Draws   int     `json:"draws"`
-	Score   float64 `json:"score"`
-	Elo     float64 `json:"elo"`
-	EloLow  float64 `json:"elo_low"`
-	EloHigh float64 `json:"elo_high"`
+	Games int     `json:"games"`
+	AWins int     `json:"a_wins"`
+	BWins int     `json:"b_wins"`
+	Draws int     `json:"draws"`
+	Score float64 `json:"score"`
+	// ScoreLow and ScoreHigh are the Wilson 95% interval of Score
+	// (Score.Interval), finite at 0% and 100%.
+	ScoreLow  float64 `json:"score_low"`
+	ScoreHigh float64 `json:"score_high"`
+	Elo       float64 `json:"elo"`
+	EloLow    float64 `json:"elo_low"`
+	EloHigh   float64 `json:"elo_high"`
 	// Pairs counts the finished pairs of games (same opening, seats
 	// swapped) by A's points in the pair: 0, 1/2, 1, 3/2, 2. Many pairs
 	// at 1 mean the opening decided more than the players did.
@@ -80,8 +84,9 @@ type Result struct {
 
 func resultOf(s Score) Result {
 	elo, lo, hi := s.Elo()
+	slo, shi := s.Interval()
 	return Result{Games: s.Games(), AWins: s.Wins, BWins: s.Losses, Draws: s.Draws,
-		Score: s.Mean(), Elo: elo, EloLow: lo, EloHigh: hi}
+		Score: s.Mean(), ScoreLow: slo, ScoreHigh: shi, Elo: elo, EloLow: lo, EloHigh: hi}
 }
 
 // Run plays the match. A cancelled context ends it after the game in
@@ -202,7 +207,9 @@ func runSeats(ctx context.Context, cfg Config, a, b seat) (Result, error) {
 
 // randomOpening returns the actions of `turns` random turns from the start,
 // drawn by a generator seeded with seed and stream (see openingStream). An
-// opening that would end the game is drawn again.
+// opening that would end the game is drawn again. The simultaneous Choro
+// opening is one turn of two random choices, North's drawn from its outer
+// holes, which do not depend on South's choice.
 func randomOpening(rs mancala.Ruleset, turns int, seed, stream uint64) ([]mancala.Action, error) {
 	rng := rand.New(rand.NewPCG(seed, stream))
 	s, err := mancala.NewGame(rs)
@@ -258,8 +265,13 @@ func playGame(ctx context.Context, cfg Config, seats [2]seat, opening []mancala.
 		if h, ok := p.(historian); ok {
 			h.setHistory(cfg.Ruleset, "", played)
 		}
-		view.CopyFrom(s)
-		a, err := p.Choose(ctx, view, lim)
+		var a mancala.Action
+		if _, engine := p.(historian); s.OpeningChoiceHidden() && !engine {
+			a, err = chooseHiddenNorth(ctx, p, s, lim) // North must not see South's choice: hidden.go
+		} else {
+			view.CopyFrom(s)
+			a, err = p.Choose(ctx, view, lim)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s to move: %w", s.ToMove().Name(), err)
 		}
@@ -307,7 +319,8 @@ func Summary(cfg Config, r Result) string {
 		fmt.Fprintf(&b, ", balanced openings (within %.2f stones at %d nodes)", float64(cfg.Balance.Margin)/100, cfg.Balance.Nodes)
 	}
 	fmt.Fprintf(&b, "\nA wins %d, draws %d, losses %d\n", r.AWins, r.Draws, r.BWins)
-	fmt.Fprintf(&b, "score %.1f%% (%.1f/%d)\n", 100*r.Score, r.Score*float64(r.Games), r.Games)
+	fmt.Fprintf(&b, "score %.1f%% (%.1f/%d), 95%% interval %.1f–%.1f%%\n",
+		100*r.Score, r.Score*float64(r.Games), r.Games, 100*r.ScoreLow, 100*r.ScoreHigh)
 	fmt.Fprintf(&b, "elo %+.0f, 95%% interval [%+.0f, %+.0f]\n", r.Elo, r.EloLow, r.EloHigh)
 	if np := r.Pairs[0] + r.Pairs[1] + r.Pairs[2] + r.Pairs[3] + r.Pairs[4]; np > 0 {
 		fmt.Fprintf(&b, "pairs: A won both %d, split %d, lost both %d (with draws: %d at 1/2, %d at 3/2)\n",

@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"matombo/mancala"
@@ -17,9 +18,15 @@ import (
 // leads to (one worker, a fresh 2^18-entry table, the default evaluation
 // search.DefaultWeights, no noise, a limit of Nodes nodes and no time limit)
 // scores it within Margin hundredths of a stone of even, from either side.
-// Forced decisions (a single legal action) are played first. The search is
-// deterministic, so the verdict depends on the position only: not on the
-// players matched, the machine or its load.
+// Forced decisions (a single legal action) are played first. In the
+// simultaneous Choro opening (an opening of 0 turns, or one South's choice
+// was forced in) the score is the value for South of the matrix game of the
+// joint openings, each searched within a 64th of the nodes, as the
+// alpha-beta player solves it: neither side is taken to see the other's
+// choice. The openings of 1 or more turns contain the whole simultaneous
+// opening (it is the first turn). The search is deterministic, so the
+// verdict depends on the position only: not on the players matched, the
+// machine or its load.
 //
 // For pair number p the arena draws candidate openings 0, 1, 2, ... (each
 // OpeningTurns random turns, from a generator seeded with the match seed,
@@ -101,6 +108,11 @@ func (b Balance) Judge(ctx context.Context, rs mancala.Ruleset, opening []mancal
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err // a cut search is not the test's verdict
+	}
+	if s.InSimultaneousOpening() {
+		// The search solved the matrix game of the joint openings (each
+		// searched within a 64th of the nodes): its value is South's.
+		return int(math.Round(ab.LastOpening().Value)), nil
 	}
 	score := ab.LastStats().Score
 	if s.ToMove() != mancala.South {

@@ -2,7 +2,7 @@
 // in parallel and reports, per ruleset, who wins, how long games last, how
 // the turns unfold and how often the safeguards of RULES.md §4 end a game,
 // with 95% intervals where they apply. It backs `matombo lab` and the
-// web app's /lab page (see NewHTTPHandler).
+// web app's /lab page (its HTTP API is internal/server/lab.go).
 //
 // Every game is a function of the seed and its index alone: game g of every
 // ruleset uses the same random stream, seeded from (seed, g), and the
@@ -102,10 +102,8 @@ func (c Config) Validate() error {
 	case c.Opening < 0 || c.Opening > MaxOpening:
 		return fmt.Errorf("lab: opening turns %d out of range; use 0 to %d", c.Opening, MaxOpening)
 	}
-	if c.Player.Level != 0 {
-		if _, err := search.Level(c.Player.Level); err != nil {
-			return fmt.Errorf("lab: %s", strings.TrimPrefix(err.Error(), "search: "))
-		}
+	if k := c.Player.Level; k != 0 && (k < search.MinLevel || k > search.MaxLevel) {
+		return fmt.Errorf("lab: level %d does not exist; levels are %d to %d", k, search.MinLevel, search.MaxLevel)
 	}
 	for _, rs := range c.Rulesets {
 		if err := rs.Validate(); err != nil {

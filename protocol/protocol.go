@@ -30,9 +30,9 @@
 //   - End of input without quit ends the session cleanly, as quit does.
 //   - In the simultaneous Choro opening, go for North chooses as if South's
 //     choice were unknown: the chooser gets the state holding that choice
-//     (show does not print it) and must not use it. The default Greedy plays
+//     (show does not print it) and must not use it. The default player (search.Greedy) plays
 //     the best response, by the stones right after the openings, to an
-//     opponent who opens at random; matombo's AI (search/protocolai) draws
+//     opponent who opens at random; matombo's AI (search.ByLimits) draws
 //     from the equilibrium of the opening's matrix game. Both are
 //     reproducible with their seed.
 package protocol
@@ -43,33 +43,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"matombo/mancala"
 	"matombo/search"
 )
-
-// Limits bound one search. A zero field is no limit of that kind. The engine
-// always gives a positive MoveTime or at least one other limit.
-type Limits struct {
-	MoveTime time.Duration // stop after this long (also the context's deadline)
-	Playouts int           // stop after this many playouts
-	Depth    int           // stop after this depth
-}
-
-// Chooser picks an action for the side to move. It must return a legal
-// action of s, should return by the context's deadline, and may change s
-// (the engine passes it a copy). In the simultaneous Choro opening
-// (s.InSimultaneousOpening) it must choose for North without using South's
-// choice, which s holds: from s.BeforeOpeningChoice(), as the search
-// players do.
-type Chooser interface {
-	Choose(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error)
-}
 
 // The bounds of the go limits and of a line.
 const (
@@ -82,9 +62,16 @@ const (
 
 // Config configures an Engine. The zero Config is usable.
 type Config struct {
-	// Chooser picks the moves of go. Nil: a Greedy chooser seeded with Seed.
-	Chooser Chooser
-	// Seed seeds the default chooser.
+	// Player picks the moves of go (search.Limits holds the limits of go:
+	// MoveTime, Playouts, Depth). It must return a legal action of the
+	// state it is given, should return by the context's deadline, and may
+	// change the state (the engine passes it a copy). In the simultaneous
+	// Choro opening (State.InSimultaneousOpening) it must choose for North
+	// without using South's choice, which the state holds: from
+	// State.BeforeOpeningChoice(), as the search players do. Nil: a
+	// search.Greedy player seeded with Seed.
+	Player search.Player
+	// Seed seeds the default player.
 	Seed uint64
 	// DefaultMoveTime is the movetime of a go with no limit (0: 1 s).
 	DefaultMoveTime time.Duration
@@ -96,7 +83,7 @@ type Config struct {
 	Grace time.Duration
 }
 
-// Engine is one protocol session: the game being played and the chooser.
+// Engine is one protocol session: the game being played and the player.
 // An Engine is not safe for concurrent use.
 type Engine struct {
 	cfg   Config
@@ -111,8 +98,8 @@ type Engine struct {
 
 // New returns an engine with no game yet.
 func New(cfg Config) *Engine {
-	if cfg.Chooser == nil {
-		cfg.Chooser = NewGreedy(cfg.Seed)
+	if cfg.Player == nil {
+		cfg.Player = search.NewGreedy(cfg.Seed, 0)
 	}
 	if cfg.DefaultMoveTime <= 0 {
 		cfg.DefaultMoveTime = DefaultMoveTime
@@ -178,7 +165,7 @@ func (e *Engine) Handle(line string) (answer string, quit bool) {
 		err = fmt.Errorf("unknown command %s; %s", quote(cmd), commandList)
 	}
 	if err != nil {
-		return clean("error " + strings.TrimPrefix(err.Error(), "mancala: ")), false
+		return clean("error " + mancala.Message(err)), false
 	}
 	if ans == "" {
 		ans = "ok"
@@ -276,8 +263,8 @@ func (e *Engine) legal() []string {
 // ParseLimits reads the arguments of go: pairs "movetime <ms>",
 // "playouts <n>", "depth <n>", each kind at most once. No arguments give the
 // zero Limits.
-func ParseLimits(args []string) (Limits, error) {
-	var lim Limits
+func ParseLimits(args []string) (search.Limits, error) {
+	var lim search.Limits
 	seen := map[string]bool{}
 	for i := 0; i < len(args); i += 2 {
 		kind := args[i]
@@ -327,7 +314,7 @@ func (e *Engine) goSearch(args []string) (string, error) {
 	if e.game.IsOver() {
 		return "", fmt.Errorf("the game is over (%s); there is no move to search", e.game.Outcome().Result)
 	}
-	if lim == (Limits{}) {
+	if lim.IsZero() {
 		lim.MoveTime = e.cfg.DefaultMoveTime
 	}
 	if e.overrun != nil {
@@ -362,7 +349,7 @@ func (e *Engine) goSearch(args []string) (string, error) {
 			done <- c
 			close(ended)
 		}()
-		c.a, c.err = e.cfg.Chooser.Choose(ctx, s, lim)
+		c.a, c.err = e.cfg.Player.Choose(ctx, s, lim)
 	}()
 	var c choice
 	timer := time.NewTimer(deadline + e.cfg.Grace)
@@ -480,30 +467,4 @@ func readLine(r *bufio.Reader, max int) (line string, tooLong bool, err error) {
 		}
 		return line, tooLong, err
 	}
-}
-
-// Greedy is a one-ply player: it prefers the action after which the mover
-// has the most stones relative to the opponent (a win above all, a loss
-// below all), ties broken at random from its seed; in the simultaneous Choro
-// opening, the best response to a random opening (search.OnePly). It ignores playouts and
-// depth, and returns its best so far when the context ends.
-type Greedy struct {
-	mu  sync.Mutex
-	rng *rand.Rand
-}
-
-// NewGreedy returns a Greedy player seeded with seed.
-func NewGreedy(seed uint64) *Greedy {
-	return &Greedy{rng: rand.New(rand.NewPCG(seed, 0x67726565647921))}
-}
-
-// Choose implements Chooser.
-func (g *Greedy) Choose(ctx context.Context, s *mancala.State, _ Limits) (mancala.Action, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	a, err := search.OnePly(ctx, s, g.rng.IntN)
-	if err != nil {
-		return 0, fmt.Errorf("protocol: %w", err)
-	}
-	return a, nil
 }

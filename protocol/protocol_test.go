@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -180,11 +181,11 @@ func TestLegalSorted(t *testing.T) {
 }
 
 func TestGreedyPrefersMostStones(t *testing.T) {
-	g := NewGreedy(5)
+	g := search.NewGreedy(5, 0)
 	for _, rs := range []string{"tsoro size=8", "nsolo", "choro"} {
 		s := mustGame(t, rs)
 		for ply := 0; ply < 200 && !s.IsOver(); ply++ {
-			a, err := g.Choose(context.Background(), s.Clone(), Limits{})
+			a, err := g.Choose(context.Background(), s.Clone(), search.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,8 +225,8 @@ func TestGreedyPrefersMostStones(t *testing.T) {
 	seen := map[mancala.Action]bool{}
 	s := mustGame(t, "tsoro size=8")
 	for seed := range uint64(20) {
-		a1, _ := NewGreedy(seed).Choose(context.Background(), s, Limits{})
-		a2, _ := NewGreedy(seed).Choose(context.Background(), s, Limits{})
+		a1, _ := search.NewGreedy(seed, 0).Choose(context.Background(), s, search.Limits{})
+		a2, _ := search.NewGreedy(seed, 0).Choose(context.Background(), s, search.Limits{})
 		if a1 != a2 {
 			t.Errorf("seed %d chose %s then %s", seed, a1, a2)
 		}
@@ -236,36 +237,36 @@ func TestGreedyPrefersMostStones(t *testing.T) {
 	}
 }
 
-// chooserFunc adapts a function to Chooser.
-type chooserFunc func(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error)
+// chooserFunc adapts a function to search.Player.
+type chooserFunc func(ctx context.Context, s *mancala.State, lim search.Limits) (mancala.Action, error)
 
-func (f chooserFunc) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
+func (f chooserFunc) Choose(ctx context.Context, s *mancala.State, lim search.Limits) (mancala.Action, error) {
 	return f(ctx, s, lim)
 }
 
 func TestGoChooser(t *testing.T) {
-	var gotLim Limits
+	var gotLim search.Limits
 	var gotDeadline time.Duration
-	spy := chooserFunc(func(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
+	spy := chooserFunc(func(ctx context.Context, s *mancala.State, lim search.Limits) (mancala.Action, error) {
 		gotLim = lim
 		d, _ := ctx.Deadline()
 		gotDeadline = time.Until(d)
 		s.Reset() // the chooser plays on a copy
 		return s.Legal(nil)[0], nil
 	})
-	e := New(Config{Chooser: spy, DefaultMoveTime: 300 * time.Millisecond})
+	e := New(Config{Player: spy, DefaultMoveTime: 300 * time.Millisecond})
 	e.Handle("new nsolo")
 	e.Handle("play b4")
 	before := e.State().Position()
 	tests := []struct {
 		cmd     string
-		lim     Limits
+		lim     search.Limits
 		maxWait time.Duration
 	}{
-		{"go", Limits{MoveTime: 300 * time.Millisecond}, 300 * time.Millisecond},
-		{"go movetime 1500", Limits{MoveTime: 1500 * time.Millisecond}, 1500 * time.Millisecond},
-		{"go depth 4", Limits{Depth: 4}, MaxMoveTime * time.Millisecond},
-		{"go playouts 99 depth 2", Limits{Playouts: 99, Depth: 2}, MaxMoveTime * time.Millisecond},
+		{"go", search.Limits{MoveTime: 300 * time.Millisecond}, 300 * time.Millisecond},
+		{"go movetime 1500", search.Limits{MoveTime: 1500 * time.Millisecond}, 1500 * time.Millisecond},
+		{"go depth 4", search.Limits{Depth: 4}, MaxMoveTime * time.Millisecond},
+		{"go playouts 99 depth 2", search.Limits{Playouts: 99, Depth: 2}, MaxMoveTime * time.Millisecond},
 	}
 	for _, tc := range tests {
 		ans, _ := e.Handle(tc.cmd)
@@ -280,9 +281,9 @@ func TestGoChooser(t *testing.T) {
 		t.Errorf("go changed the game: %s, was %s", e.State().Position(), before)
 	}
 
-	fail := func(c Chooser, want string) {
+	fail := func(c search.Player, want string) {
 		t.Helper()
-		e := New(Config{Chooser: c, Grace: 50 * time.Millisecond})
+		e := New(Config{Player: c, Grace: 50 * time.Millisecond})
 		e.Handle("new tsoro size=8")
 		startAt := time.Now()
 		ans, _ := e.Handle("go movetime 100")
@@ -296,18 +297,18 @@ func TestGoChooser(t *testing.T) {
 			t.Errorf("failed go changed the game to %s", e.State().Position())
 		}
 	}
-	fail(chooserFunc(func(context.Context, *mancala.State, Limits) (mancala.Action, error) {
+	fail(chooserFunc(func(context.Context, *mancala.State, search.Limits) (mancala.Action, error) {
 		return mancala.Stop, nil
 	}), "error the move chooser proposed stop, which is not legal here")
-	fail(chooserFunc(func(context.Context, *mancala.State, Limits) (mancala.Action, error) {
+	fail(chooserFunc(func(context.Context, *mancala.State, search.Limits) (mancala.Action, error) {
 		return 0, errors.New("out of ideas")
 	}), "error no move: out of ideas")
-	fail(chooserFunc(func(context.Context, *mancala.State, Limits) (mancala.Action, error) {
+	fail(chooserFunc(func(context.Context, *mancala.State, search.Limits) (mancala.Action, error) {
 		panic("boom")
 	}), "error no move: the move chooser failed: boom")
 	block := make(chan struct{})
 	defer close(block)
-	fail(chooserFunc(func(context.Context, *mancala.State, Limits) (mancala.Action, error) {
+	fail(chooserFunc(func(context.Context, *mancala.State, search.Limits) (mancala.Action, error) {
 		<-block // ignores its deadline
 		return 0, nil
 	}), "error the move chooser did not answer within 100 ms")
@@ -446,7 +447,7 @@ func TestGoOverrunStoppedFirst(t *testing.T) {
 	release := make(chan struct{})
 	var first atomic.Bool
 	first.Store(true)
-	c := chooserFunc(func(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
+	c := chooserFunc(func(ctx context.Context, s *mancala.State, lim search.Limits) (mancala.Action, error) {
 		calls.Add(1)
 		n := running.Add(1)
 		defer running.Add(-1)
@@ -461,7 +462,7 @@ func TestGoOverrunStoppedFirst(t *testing.T) {
 		}
 		return s.Legal(nil)[0], nil
 	})
-	e := New(Config{Chooser: c, Grace: 300 * time.Millisecond})
+	e := New(Config{Player: c, Grace: 300 * time.Millisecond})
 	e.Handle("new tsoro size=8")
 	if ans, _ := e.Handle("go movetime 100"); ans != "error the move chooser did not answer within 100 ms" {
 		t.Fatalf("the overrun go: %q", ans)

@@ -28,7 +28,7 @@ var featureNames = [NumFeatures]string{"stones", "movable", "inner", "empty", "s
 type Weights [NumFeatures]int
 
 // DefaultWeights are the evaluation's weights. They were chosen by hand and
-// then checked by self-play with search/tune: a hill climb from them
+// then checked by self-play with matombo tune: a hill climb from them
 // (12 rounds, each weight moved by ±6 in turn, 200 games a candidate at 6,000
 // nodes a decision over the five presets) kept no change, and they scored 57%
 // against the weights the same climb reached from stones alone

@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"sync"
 
 	"matombo/mancala"
 )
@@ -61,4 +63,37 @@ func OnePly(ctx context.Context, s *mancala.State, pick func(k int) int) (mancal
 		}
 	}
 	return best, nil
+}
+
+// Greedy is the one-ply player (OnePly), ties broken at random from its seed,
+// that now and then plays a uniformly random legal action instead: with
+// probability Random (0: never, 1: always). It ignores the limits and returns
+// its best so far when the context ends. It is safe for concurrent use.
+type Greedy struct {
+	random float64
+	mu     sync.Mutex
+	rng    *rand.Rand
+}
+
+// NewGreedy returns a Greedy player seeded with seed that plays a random
+// legal action with probability random (clamped to 0..1).
+func NewGreedy(seed uint64, random float64) *Greedy {
+	return &Greedy{random: min(max(random, 0), 1), rng: rand.New(rand.NewPCG(seed, 0x67726565647921))}
+}
+
+// Choose implements Player.
+func (g *Greedy) Choose(ctx context.Context, s *mancala.State, lim Limits) (mancala.Action, error) {
+	if err := begin(s, lim); err != nil {
+		return 0, err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.random > 0 && g.rng.Float64() < g.random {
+		legal := s.Legal(nil)
+		if len(legal) == 0 {
+			return 0, ErrNoAction
+		}
+		return legal[g.rng.IntN(len(legal))], nil
+	}
+	return OnePly(ctx, s, g.rng.IntN)
 }

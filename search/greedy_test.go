@@ -55,3 +55,23 @@ func TestGreedyOpeningIgnoresSouthsChoice(t *testing.T) {
 		first = b
 	}
 }
+
+// TestGreedyLevelsPlayLegally: the greedy stand-ins of every level play
+// whole games of every preset legally.
+func TestGreedyLevelsPlayLegally(t *testing.T) {
+	levels := NewGreedyLevels(1)
+	for _, rs := range mancala.Presets() {
+		for level := MinLevel; level <= MaxLevel; level++ {
+			s, _ := mancala.NewGame(rs)
+			for n := 0; n < 400 && !s.IsOver(); n++ {
+				a, err := levels[level].Choose(context.Background(), s, Limits{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Apply(a); err != nil {
+					t.Fatalf("%s level %d: %v", rs, level, err)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,7 +70,7 @@ func TestLevelsAreBoundedAndValid(t *testing.T) {
 	l := NewLevels(1)
 	for _, s := range positions(t, 1) {
 		for _, k := range []int{1, 4} {
-			a, err := l.Choose(context.Background(), s, k)
+			a, err := l[k].Choose(context.Background(), s, Limits{})
 			if err != nil || !isLegal(s, a) {
 				t.Errorf("level %d on %s: %s %v", k, s.Ruleset(), a, err)
 			}
@@ -77,7 +79,7 @@ func TestLevelsAreBoundedAndValid(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	s, _ := mancala.NewGame(mancala.Default(mancala.Tsoro))
-	if _, err := l.Choose(ctx, s, 8); err != nil { // Levels builds and runs level 8 within ctx
+	if _, err := l[8].Choose(ctx, s, Limits{}); err != nil { // Levels builds and runs level 8 within ctx
 		t.Fatal(err)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
@@ -100,5 +102,59 @@ func TestTighten(t *testing.T) {
 	want := Limits{Depth: 3, MoveTime: 200 * time.Millisecond, Nodes: 10}
 	if got != want {
 		t.Errorf("tighten = %+v, want %+v", got, want)
+	}
+}
+
+// TestPoolConcurrent: a level pool answers decisions at once with a player
+// each, keeps them, and Levels refuses what is not a level.
+func TestPoolConcurrent(t *testing.T) {
+	p, err := NewLevelPool(2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewLevelPool(0, 1); err == nil {
+		t.Error("level 0 should not make a pool")
+	}
+	s, _ := mancala.NewGame(mancala.Default(mancala.Nsolo))
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a, err := p.Choose(context.Background(), s, Limits{})
+			if err == nil && !isLegal(s, a) {
+				err = fmt.Errorf("illegal %s", a)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if m := p.Made(); m < 1 || m > 4 {
+		t.Errorf("the pool made %d players for 4 decisions", m)
+	}
+	before := p.Made()
+	if _, err := p.Choose(context.Background(), s, Limits{}); err != nil || p.Made() != before {
+		t.Errorf("a lone decision made a player (%d, then %d): %v", before, p.Made(), err)
+	}
+	l := NewGreedyLevels(1)
+	if _, err := l.Player(9); err == nil {
+		t.Error("level 9 should not have a player")
+	}
+	var empty Levels
+	if _, err := empty.Player(3); err == nil || !empty.IsZero() || l.IsZero() {
+		t.Errorf("empty levels: %v", err)
+	}
+	for k := MinLevel; k <= MaxLevel; k++ {
+		a, err := l[k].Choose(context.Background(), s, Limits{})
+		if err != nil || !isLegal(s, a) {
+			t.Errorf("greedy level %d: %s %v", k, a, err)
+		}
 	}
 }

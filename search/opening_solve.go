@@ -21,7 +21,7 @@ import (
 type OpeningSolution struct {
 	South, North []mancala.Action
 	Lower, Upper [][]int
-	Depth        [][]int // the horizon at which each entry was proven or last searched
+	Depth        [][]int // the horizon within which each entry was proven, or the last it was searched to
 	Low, High    Equilibrium
 	Nodes        int
 	Horizon      int // the last horizon every unproven entry was searched to
@@ -143,6 +143,7 @@ func SolveOpening(ctx context.Context, s *mancala.State, sv *Solver, lim Limits,
 				so.Lower[i][j], so.Upper[i][j] = max(so.Lower[i][j], lo), min(so.Upper[i][j], hi)
 				so.Depth[i][j] = max(so.Depth[i][j], sol.Depth)
 				if so.Lower[i][j] == so.Upper[i][j] {
+					so.Depth[i][j] = d // proven within horizon d, even if a limit stopped the rest
 					open--
 				} else if sol.Depth < d { // a limit stopped it within this horizon
 					complete = false

@@ -2,27 +2,16 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"math/rand/v2"
 	"sync"
 	"time"
 
-	"matombo/mancala"
 	"matombo/search"
 )
 
-// Mover chooses the computer's action in a state, at a strength level from
-// 1 (weakest) to 8. It must return within ctx's deadline, which is the
-// decision's time budget, and be safe for concurrent use.
-type Mover interface {
-	Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error)
-}
-
 // MinLevel and MaxLevel bound the AI levels.
 const (
-	MinLevel = 1
-	MaxLevel = 8
+	MinLevel = search.MinLevel
+	MaxLevel = search.MaxLevel
 )
 
 // TurnTime is the time budget of one AI turn at level (1..8), all its
@@ -49,101 +38,6 @@ const minDecision = 5 * time.Millisecond
 // ones share the rest.
 func decisionTime(left time.Duration) time.Duration {
 	return max(left*4/5, minDecision)
-}
-
-// GreedyMover is a simple, fast Mover (for tests and the fuzzers; the
-// service plays with Searchers): at level k it plays, with probability (k-1)/7, the action
-// that leaves it the most stones against the opponent after one action
-// (ties broken at random), and otherwise a random legal action.
-type GreedyMover struct {
-	mu  sync.Mutex
-	rng *rand.Rand
-}
-
-// NewGreedyMover returns a GreedyMover with its own random source.
-func NewGreedyMover(seed uint64) *GreedyMover {
-	return &GreedyMover{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
-}
-
-// Choose implements Mover.
-func (m *GreedyMover) Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if level <= MinLevel || m.rng.IntN(MaxLevel-1) >= level-1 {
-		legal := s.Legal(nil)
-		if len(legal) == 0 {
-			return 0, errors.New("app: no legal action to choose")
-		}
-		return legal[m.rng.IntN(len(legal))], nil
-	}
-	a, err := search.OnePly(ctx, s, m.rng.IntN)
-	if err != nil {
-		return 0, fmt.Errorf("app: %w", err)
-	}
-	return a, nil
-}
-
-// Searchers is the Mover of the search package's levels. It keeps a pool of
-// players per level, as many as are asked to think at once: a decision takes
-// a free player of its level or makes one, so it never waits for another
-// game's search, and its time budget (ctx's deadline, given to the search as
-// its time limit) is all thinking.
-type Searchers struct {
-	seed uint64
-	mu   sync.Mutex
-	free [MaxLevel + 1][]*search.LevelPlayer
-	made [MaxLevel + 1]int
-}
-
-// NewSearchers returns a Searchers whose players are seeded from seed.
-func NewSearchers(seed uint64) *Searchers { return &Searchers{seed: seed} }
-
-// Choose implements Mover.
-func (p *Searchers) Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error) {
-	lp, err := p.take(level)
-	if err != nil {
-		return 0, fmt.Errorf("app: %w", err)
-	}
-	defer p.put(lp)
-	var lim search.Limits
-	if d, ok := ctx.Deadline(); ok {
-		lim.MoveTime = max(time.Until(d), time.Millisecond)
-	}
-	return lp.Choose(ctx, s, lim)
-}
-
-// Made returns how many players of level the pool has made: the most
-// decisions of that level thought at once so far.
-func (p *Searchers) Made(level int) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if level < MinLevel || level > MaxLevel {
-		return 0
-	}
-	return p.made[level]
-}
-
-func (p *Searchers) take(level int) (*search.LevelPlayer, error) {
-	if level < MinLevel || level > MaxLevel {
-		return nil, fmt.Errorf("level %d does not exist; levels are %d to %d", level, MinLevel, MaxLevel)
-	}
-	p.mu.Lock()
-	if n := len(p.free[level]); n > 0 {
-		lp := p.free[level][n-1]
-		p.free[level] = p.free[level][:n-1]
-		p.mu.Unlock()
-		return lp, nil
-	}
-	p.made[level]++
-	seed := p.seed + uint64(level)<<32 + uint64(p.made[level])
-	p.mu.Unlock()
-	return search.NewLevel(level, seed)
-}
-
-func (p *Searchers) put(lp *search.LevelPlayer) {
-	p.mu.Lock()
-	p.free[lp.Level()] = append(p.free[lp.Level()], lp)
-	p.mu.Unlock()
 }
 
 // Pool runs jobs on a bounded number of workers with a bounded queue (the

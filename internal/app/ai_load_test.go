@@ -9,27 +9,35 @@ import (
 	"time"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
-// searchLog is a Mover that passes decisions to the real search levels and
-// remembers every action a search returned, by position: an action played
-// that no search returned was not searched (a fallback).
+// searchLog passes decisions to the real search levels and remembers
+// every action a search returned, by position: an action played that no
+// search returned was not searched (a fallback).
 type searchLog struct {
-	m  Mover
+	m  search.Levels
 	mu sync.Mutex
 	ok map[string]bool // position + " " + action
 }
 
-func newSearchLog() *searchLog { return &searchLog{m: NewSearchers(1), ok: map[string]bool{}} }
+func newSearchLog() *searchLog { return &searchLog{m: search.NewLevels(1), ok: map[string]bool{}} }
 
-func (l *searchLog) Choose(ctx context.Context, s *mancala.State, level int) (mancala.Action, error) {
-	a, err := l.m.Choose(ctx, s, level)
-	if err == nil {
-		l.mu.Lock()
-		l.ok[s.Position()+" "+a.String()] = true
-		l.mu.Unlock()
+// levels returns the levels that play through the log.
+func (l *searchLog) levels() search.Levels {
+	var out search.Levels
+	for k := MinLevel; k <= MaxLevel; k++ {
+		out[k] = playerFunc(func(ctx context.Context, s *mancala.State, lim search.Limits) (mancala.Action, error) {
+			a, err := l.m[k].Choose(ctx, s, lim)
+			if err == nil {
+				l.mu.Lock()
+				l.ok[s.Position()+" "+a.String()] = true
+				l.mu.Unlock()
+			}
+			return a, err
+		})
 	}
-	return a, err
+	return out
 }
 
 // checkSearched fails t unless every AI action of game id was returned by
@@ -89,7 +97,7 @@ func TestLevel8GamesOnTwoCores(t *testing.T) {
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	log := newSearchLog()
-	svc := NewService(Config{Store: newMemStore(), Mover: log, Workers: 2})
+	svc := NewService(Config{Store: newMemStore(), AI: log.levels(), Workers: 2})
 	defer svc.Close()
 	presets := mancala.Presets()
 	start := time.Now()
@@ -126,7 +134,7 @@ func TestOneClientCannotHogTheAI(t *testing.T) {
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	log := newSearchLog()
-	svc := NewService(Config{Store: newMemStore(), Mover: log, Workers: 2, Queue: 256})
+	svc := NewService(Config{Store: newMemStore(), AI: log.levels(), Workers: 2, Queue: 256})
 	defer svc.Close()
 	ctx := context.Background()
 	var hog []string
@@ -166,7 +174,7 @@ func TestLevel8TurnTime(t *testing.T) {
 	}
 	const turns = 5
 	presets := mancala.Presets()
-	svc := NewService(Config{Store: newMemStore(), Mover: newSearchLog(), Workers: 2 * len(presets)})
+	svc := NewService(Config{Store: newMemStore(), AI: newSearchLog().levels(), Workers: 2 * len(presets)})
 	defer svc.Close()
 	var wg sync.WaitGroup
 	for i, rs := range presets {
@@ -194,7 +202,7 @@ func playTimedTurns(t *testing.T, svc *Service, rs mancala.Ruleset, client strin
 		t.Error(err)
 		return 0, 0
 	}
-	human := NewGreedyMover(3)
+	human := search.NewGreedyLevels(3)[1]
 	var worst time.Duration
 	most := 0
 	start, ply := time.Now(), 0
@@ -218,7 +226,7 @@ func playTimedTurns(t *testing.T, svc *Service, rs mancala.Ruleset, client strin
 		}
 		ply = v.Ply
 		for st.ToMove() == mancala.North && !st.IsOver() { // the human's whole turn
-			a, _ := human.Choose(ctx, st, 1)
+			a, _ := human.Choose(ctx, st, search.Limits{})
 			if _, err := svc.Act(ctx, c.ID, c.Token, a.String(), ply); err != nil {
 				t.Error(err)
 				return worst, most

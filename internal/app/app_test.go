@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // memStore is a minimal in-memory Store for the service's tests (the real
@@ -163,7 +164,7 @@ type slowMover struct {
 	release chan struct{}
 }
 
-func (s *slowMover) Choose(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
+func (s *slowMover) Choose(ctx context.Context, st *mancala.State, _ search.Limits) (mancala.Action, error) {
 	s.calls.Add(1)
 	select {
 	case <-ctx.Done():
@@ -177,7 +178,7 @@ func (s *slowMover) Choose(ctx context.Context, st *mancala.State, level int) (m
 func TestSlowAIBlocksNoOneElse(t *testing.T) {
 	ctx := context.Background()
 	mover := &slowMover{release: make(chan struct{})}
-	svc := NewService(Config{Store: newMemStore(), Mover: mover, Workers: 1, Queue: 1})
+	svc := NewService(Config{Store: newMemStore(), AI: search.SameLevels(mover), Workers: 1, Queue: 1})
 	defer svc.Close()
 	ai, err := svc.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeAI, Level: 8, Side: "N"})
 	if err != nil {
@@ -211,7 +212,7 @@ func TestSlowAIBlocksNoOneElse(t *testing.T) {
 func TestThinkTimeBoundsTheAI(t *testing.T) {
 	ctx := context.Background()
 	mover := &slowMover{release: make(chan struct{})}
-	svc := NewService(Config{Store: newMemStore(), Mover: mover, Workers: 1})
+	svc := NewService(Config{Store: newMemStore(), AI: search.SameLevels(mover), Workers: 1})
 	defer svc.Close()
 	ai, err := svc.Create(ctx, CreateRequest{Ruleset: "choro", Opponent: ModeAI, Level: 1, Side: "N"})
 	if err != nil {
@@ -238,7 +239,7 @@ func waitPly(t *testing.T, svc *Service, id string, ply int) {
 // picks) in a row, and hands over only at a human's decision or the end.
 func TestAIPlaysWholeTurns(t *testing.T) {
 	ctx := context.Background()
-	svc := NewService(Config{Store: newMemStore(), Mover: NewGreedyMover(5), Workers: 2})
+	svc := NewService(Config{Store: newMemStore(), AI: search.NewGreedyLevels(5), Workers: 2})
 	defer svc.Close()
 	var updates atomic.Int32
 	svc.SetNotifier(notifierFunc(func(string, Update) { updates.Add(1) }))
@@ -246,7 +247,7 @@ func TestAIPlaysWholeTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mirror := NewGreedyMover(9)
+	mirror := search.NewGreedyLevels(9)[8]
 	for range 200 {
 		v := waitHuman(t, svc, c.ID, c.Token)
 		if v.Status == "over" {
@@ -265,7 +266,7 @@ func TestAIPlaysWholeTurns(t *testing.T) {
 				st.Apply(a)
 			}
 		}
-		a, _ := mirror.Choose(ctx, st, 8)
+		a, _ := mirror.Choose(ctx, st, search.Limits{})
 		if _, err := svc.Act(ctx, c.ID, c.Token, a.String(), v.Ply); err != nil {
 			t.Fatal(err)
 		}
@@ -340,29 +341,11 @@ func TestTokens(t *testing.T) {
 	}
 }
 
-func TestGreedyMoverPlaysLegally(t *testing.T) {
-	m := NewGreedyMover(1)
-	for _, rs := range mancala.Presets() {
-		for level := MinLevel; level <= MaxLevel; level++ {
-			s, _ := mancala.NewGame(rs)
-			for n := 0; n < 400 && !s.IsOver(); n++ {
-				a, err := m.Choose(context.Background(), s, level)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := s.Apply(a); err != nil {
-					t.Fatalf("%s level %d: %v", rs, level, err)
-				}
-			}
-		}
-	}
-}
-
 // TestResignMidTurnKeepsTheRecord: a resignation in the middle of a turn
 // is stored and the record shows the unfinished turn with the result.
 func TestResignMidTurnKeepsTheRecord(t *testing.T) {
 	ctx := context.Background()
-	svc := NewService(Config{Store: newMemStore(), Mover: NewGreedyMover(1)})
+	svc := NewService(Config{Store: newMemStore(), AI: search.NewGreedyLevels(1)})
 	defer svc.Close()
 	c, _ := svc.Create(ctx, CreateRequest{Ruleset: "tsoro size=8", Opponent: ModeLocal})
 	res, err := svc.Act(ctx, c.ID, c.Tokens["S"], "a3", 0)
@@ -391,15 +374,15 @@ func TestResignMidTurnKeepsTheRecord(t *testing.T) {
 func TestStaleCacheReloads(t *testing.T) {
 	ctx := context.Background()
 	store := newMemStore()
-	a := NewService(Config{Store: store, Mover: NewGreedyMover(1)})
-	b := NewService(Config{Store: store, Mover: NewGreedyMover(2)})
+	a := NewService(Config{Store: store, AI: search.NewGreedyLevels(1)})
+	b := NewService(Config{Store: store, AI: search.NewGreedyLevels(2)})
 	defer a.Close()
 	defer b.Close()
 	c, err := a.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeFriend})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewGreedyMover(3)
+	m := search.NewGreedyLevels(3)[MaxLevel]
 	st, _ := mancala.NewGame(mancala.MustParseRuleset("nsolo"))
 	code := c.Invite[len("/join/"+c.ID+"/"):]
 	j, err := b.Join(ctx, c.ID, code, "")
@@ -412,7 +395,7 @@ func TestStaleCacheReloads(t *testing.T) {
 		if st.ToMove() == mancala.North {
 			token = j.Token
 		}
-		act, _ := m.Choose(ctx, st, MaxLevel)
+		act, _ := m.Choose(ctx, st, search.Limits{})
 		res, err := svc.Act(ctx, c.ID, token, act.String(), ply)
 		if err != nil {
 			t.Fatalf("ply %d on instance %d: %v", ply, ply%2, err)
@@ -431,7 +414,7 @@ func TestStaleCacheReloads(t *testing.T) {
 // stuckMover thinks until its context ends, and then fails.
 type stuckMover struct{ calls atomic.Int32 }
 
-func (m *stuckMover) Choose(ctx context.Context, _ *mancala.State, _ int) (mancala.Action, error) {
+func (m *stuckMover) Choose(ctx context.Context, _ *mancala.State, _ search.Limits) (mancala.Action, error) {
 	m.calls.Add(1)
 	<-ctx.Done()
 	return 0, ctx.Err()
@@ -447,13 +430,13 @@ func TestAIThinksOnOneInstance(t *testing.T) {
 	store := newMemStore()
 	const stall = 300 * time.Millisecond
 	moverA := &stuckMover{}
-	a := NewService(Config{Store: store, Mover: moverA, AIStall: stall})
-	moverB := NewGreedyMover(1)
+	a := NewService(Config{Store: store, AI: search.SameLevels(moverA), AIStall: stall})
+	moverB := search.NewGreedyLevels(1)
 	var thoughtB atomic.Int32
-	b := NewService(Config{Store: store, Mover: moverFunc(func(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
+	b := NewService(Config{Store: store, AI: search.SameLevels(playerFunc(func(ctx context.Context, st *mancala.State, lim search.Limits) (mancala.Action, error) {
 		thoughtB.Add(1)
-		return moverB.Choose(ctx, st, level)
-	}), AIStall: stall})
+		return moverB[8].Choose(ctx, st, lim)
+	})), AIStall: stall})
 	defer b.Close()
 
 	c, err := a.Create(ctx, CreateRequest{Ruleset: "nsolo", Opponent: ModeAI, Level: 8, Side: "N"})
@@ -492,9 +475,9 @@ func TestAIThinksOnOneInstance(t *testing.T) {
 	}
 }
 
-// moverFunc makes a function a Mover.
-type moverFunc func(ctx context.Context, st *mancala.State, level int) (mancala.Action, error)
+// playerFunc makes a function a search.Player.
+type playerFunc func(ctx context.Context, st *mancala.State, lim search.Limits) (mancala.Action, error)
 
-func (f moverFunc) Choose(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
-	return f(ctx, st, level)
+func (f playerFunc) Choose(ctx context.Context, st *mancala.State, lim search.Limits) (mancala.Action, error) {
+	return f(ctx, st, lim)
 }

@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // The simultaneous Choro opening (RULES.md §3.4): South chooses an outer
@@ -69,30 +72,39 @@ func (u Update) ViewFor(you string) *GameView {
 	return &v
 }
 
-// choose asks the mover for the decision of st at level. North's choice of
-// the simultaneous opening is asked without South's choice (blindOpening):
-// so the computer playing North, and the hint for North, cannot use it
-// whatever the mover does with the state it is given.
+// choose asks the AI's player of level for the decision of st, with ctx's
+// deadline as its time limit. North's choice of the simultaneous opening is
+// asked without South's choice (blindOpening): so the computer playing
+// North, and the hint for North, cannot use it whatever the player does with
+// the state it is given.
 func (s *Service) choose(ctx context.Context, st *mancala.State, level int) (mancala.Action, error) {
-	if !st.OpeningChoiceHidden() {
-		return s.mover.Choose(ctx, st, level)
+	p, err := s.ai.Player(level)
+	if err != nil {
+		return 0, fmt.Errorf("app: %w", err)
 	}
-	return blindOpening(ctx, s.mover, st, level, rand.IntN)
+	var lim search.Limits
+	if d, ok := ctx.Deadline(); ok {
+		lim.MoveTime = max(time.Until(d), time.Millisecond)
+	}
+	if !st.OpeningChoiceHidden() {
+		return p.Choose(ctx, st, lim)
+	}
+	return blindOpening(ctx, p, st, lim, rand.IntN)
 }
 
 // blindOpening chooses North's opening hole in st, which holds South's
-// choice, without it: the mover is given the state before South's choice
+// choice, without it: the player is given the state before South's choice
 // (BeforeOpeningChoice) with a choice for South drawn by pick from South's
 // legal choices, not South's own; the state it sees says nothing of what
 // South chose. An answer that is not legal in st (it cannot be, North's
 // choices do not depend on South's) falls back to North's first choice.
-func blindOpening(ctx context.Context, m Mover, st *mancala.State, level int, pick func(n int) int) (mancala.Action, error) {
+func blindOpening(ctx context.Context, p search.Player, st *mancala.State, lim search.Limits, pick func(n int) int) (mancala.Action, error) {
 	before := st.BeforeOpeningChoice()
 	southChoices := before.Legal(nil)
 	if err := before.Apply(southChoices[pick(len(southChoices))]); err != nil {
 		return 0, Errorf(EInternal, "blind opening: %v", err)
 	}
-	a, err := m.Choose(ctx, before, level)
+	a, err := p.Choose(ctx, before, lim)
 	if err != nil {
 		return 0, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // heldChoice returns the South choice that st, holding one unseen, holds:
@@ -52,14 +53,14 @@ func afterSouth(t *testing.T, choice string) *mancala.State {
 func TestBlindOpening(t *testing.T) {
 	ctx := context.Background()
 	var seen []*mancala.State
-	spy := moverFunc(func(_ context.Context, st *mancala.State, _ int) (mancala.Action, error) {
+	spy := playerFunc(func(_ context.Context, st *mancala.State, _ search.Limits) (mancala.Action, error) {
 		seen = append(seen, st.Clone())
 		return st.Legal(nil)[0], nil
 	})
 	for k := range 8 {
 		seen = nil
 		for _, south := range []string{"a6", "a3"} {
-			a, err := blindOpening(ctx, spy, afterSouth(t, south), 3, func(n int) int { return k % n })
+			a, err := blindOpening(ctx, spy, afterSouth(t, south), search.Limits{}, func(n int) int { return k % n })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +92,7 @@ func TestComputerAndHintChooseNorthsOpeningBlind(t *testing.T) {
 	ctx := context.Background()
 	var mu sync.Mutex
 	var held []string
-	spy := moverFunc(func(_ context.Context, st *mancala.State, _ int) (mancala.Action, error) {
+	spy := playerFunc(func(_ context.Context, st *mancala.State, _ search.Limits) (mancala.Action, error) {
 		if st.OpeningChoiceHidden() {
 			mu.Lock()
 			held = append(held, heldChoice(t, st))
@@ -99,7 +100,7 @@ func TestComputerAndHintChooseNorthsOpeningBlind(t *testing.T) {
 		}
 		return st.Legal(nil)[0], nil
 	})
-	svc := NewService(Config{Store: newMemStore(), Mover: spy, Workers: 2})
+	svc := NewService(Config{Store: newMemStore(), AI: search.SameLevels(spy), Workers: 2})
 	defer svc.Close()
 	check := func(what string) {
 		t.Helper()
@@ -155,7 +156,7 @@ func TestComputerAndHintChooseNorthsOpeningBlind(t *testing.T) {
 // imports under it when asked.
 func TestImportSuggestsTheOldReading(t *testing.T) {
 	ctx := context.Background()
-	svc := NewService(Config{Store: newMemStore(), Mover: NewGreedyMover(1)})
+	svc := NewService(Config{Store: newMemStore(), AI: search.NewGreedyLevels(1)})
 	defer svc.Close()
 	st, _ := mancala.NewGame(mancala.DLPChoro())
 	rec, _ := mancala.NewRecorder(st)
@@ -195,7 +196,7 @@ func TestImportSuggestsTheOldReading(t *testing.T) {
 func TestRefreshKeepsTheOpeningSecret(t *testing.T) {
 	ctx := context.Background()
 	store := newMemStore()
-	svc := NewService(Config{Store: store, Mover: NewGreedyMover(1)})
+	svc := NewService(Config{Store: store, AI: search.NewGreedyLevels(1)})
 	defer svc.Close()
 	c, err := svc.Create(ctx, CreateRequest{Ruleset: "choro", Opponent: ModeFriend})
 	if err != nil {
@@ -205,7 +206,7 @@ func TestRefreshKeepsTheOpeningSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []Update
-	other := NewService(Config{Store: store, Mover: NewGreedyMover(1)})
+	other := NewService(Config{Store: store, AI: search.NewGreedyLevels(1)})
 	defer other.Close()
 	other.SetNotifier(notifierFunc(func(_ string, u Update) { got = append(got, u) }))
 	if err := other.Refresh(ctx, c.ID, 1); err != nil {

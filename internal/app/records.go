@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 
+	"matombo/internal/rulefacts"
 	"matombo/mancala"
 )
 
@@ -20,7 +21,7 @@ func readRecord(text, ruleset string) (*mancala.Record, *mancala.State, error) {
 	} else {
 		rs, rerr := mancala.ParseRuleset(ruleset)
 		if rerr != nil {
-			return nil, nil, Errorf(EInvalid, "ruleset parameter: %s", trimPrefix(rerr))
+			return nil, nil, Errorf(EInvalid, "ruleset parameter: %s", mancala.Message(rerr))
 		}
 		rec, err = mancala.ParseRecordAs(text, rs)
 	}
@@ -37,7 +38,7 @@ func readRecord(text, ruleset string) (*mancala.Record, *mancala.State, error) {
 // recordError is the EInvalid error of a record that does not read or
 // replay, with the reading a *mancala.ReadingError suggests.
 func recordError(err error) error {
-	e := Errorf(EInvalid, "%s", trimPrefix(err))
+	e := Errorf(EInvalid, "%s", mancala.Message(err))
 	var re *mancala.ReadingError
 	if errors.As(err, &re) {
 		e.SuggestRuleset = re.Suggest.String()
@@ -45,24 +46,8 @@ func recordError(err error) error {
 	return e
 }
 
-// TurnView is one turn as the record writes it, for move lists (the game
-// view's and the replay's moves).
-type TurnView struct {
-	Number int    `json:"number"` // the move number
-	Side   string `json:"side"`   // "S", "N", or "both" for the simultaneous Choro opening
-	Text   string `json:"text"`   // the turn in notation: "a7,stop", "a6|d3"
-}
+// TurnView is one turn as the record writes it (rulefacts.Turn).
+type TurnView = rulefacts.Turn
 
 // turnViews returns the turns of rec as written.
-func turnViews(rec *mancala.Record) []TurnView {
-	ws := rec.WrittenTurns()
-	out := make([]TurnView, len(ws))
-	for i, w := range ws {
-		side := w.Side.String()
-		if w.Both {
-			side = "both"
-		}
-		out[i] = TurnView{Number: w.Number, Side: side, Text: w.Text}
-	}
-	return out
-}
+func turnViews(rec *mancala.Record) []TurnView { return rulefacts.Turns(rec) }

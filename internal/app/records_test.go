@@ -13,6 +13,7 @@ import (
 	"matombo/internal/store/postgres/pgtest"
 	"matombo/internal/store/sqlite"
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // newSQLiteService returns a service on a fresh SQLite store.
@@ -22,7 +23,7 @@ func newSQLiteService(t testing.TB) (*app.Service, app.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.NewService(app.Config{Store: st, Mover: &app.GreedyMover{}})
+	svc := app.NewService(app.Config{Store: st, AI: search.NewGreedyLevels(1)})
 	t.Cleanup(func() { svc.Close(); st.Close() })
 	return svc, st
 }
@@ -242,7 +243,7 @@ func TestNamesSurviveExport(t *testing.T) {
 	for storeName, open := range stores {
 		t.Run(storeName, func(t *testing.T) {
 			st := open(t)
-			svc := app.NewService(app.Config{Store: st, Mover: &app.GreedyMover{}})
+			svc := app.NewService(app.Config{Store: st, AI: search.NewGreedyLevels(1)})
 			defer func() { svc.Close(); st.Close() }()
 			ctx := context.Background()
 			for _, n := range names {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"matombo/internal/rulefacts"
 	"matombo/mancala"
 )
 
@@ -52,53 +53,12 @@ type GameView struct {
 	RuleFacts
 }
 
-// RuleFacts are the facts of a game's rules the pages draw and explain with,
-// so that no rule is written again in JavaScript (docs/API.md, "Rule
-// facts"): they come from the engine.
-type RuleFacts struct {
-	// SpecialHoles are Choro's special holes, which may be sown clockwise:
-	// South's then North's; [] in the other games.
-	SpecialHoles []string `json:"special_holes"`
-	// Sides are each side's rows and sowing loop, by "S" and "N".
-	Sides map[string]SideFacts `json:"sides"`
-	// SimultaneousOpening: the game opens with Choro's simultaneous opening
-	// (opening=simultaneous).
-	SimultaneousOpening bool `json:"simultaneous_opening"`
-}
-
-// SideFacts are one side's holes as its rules use them.
-type SideFacts struct {
-	Outer string `json:"outer"` // the letter of the side's outer row
-	Inner string `json:"inner"` // the letter of its inner row
-	// Loop is the side's holes in anticlockwise sowing order: a lap drops
-	// its stones into the holes after its origin, round and round; a
-	// clockwise lap runs it backwards. Laps never leave it.
-	Loop    []string `json:"loop"`
-	Special []string `json:"special"` // the side's Choro special holes; [] in the other games
-}
+// RuleFacts are the facts of a game's rules the pages draw and explain with
+// (package rulefacts), embedded in the views.
+type RuleFacts = rulefacts.Facts
 
 // RuleFactsOf returns the rule facts of the game s plays.
-func RuleFactsOf(s *mancala.State) RuleFacts {
-	f := RuleFacts{SpecialHoles: []string{}, Sides: map[string]SideFacts{},
-		SimultaneousOpening: s.Ruleset().Game == mancala.Choro && s.Ruleset().Opening == mancala.OpeningSimultaneous}
-	for _, p := range []mancala.Player{mancala.South, mancala.North} {
-		sf := SideFacts{Loop: []string{}, Special: []string{}}
-		for _, h := range s.Loop(p) {
-			sf.Loop = append(sf.Loop, h.String())
-			if h.Row().Inner() {
-				sf.Inner = h.Row().String()
-			} else {
-				sf.Outer = h.Row().String()
-			}
-		}
-		for _, h := range s.SpecialHoles(p) {
-			sf.Special = append(sf.Special, h.String())
-		}
-		f.SpecialHoles = append(f.SpecialHoles, sf.Special...)
-		f.Sides[p.String()] = sf
-	}
-	return f
-}
+func RuleFactsOf(s *mancala.State) RuleFacts { return rulefacts.Of(s) }
 
 // Board is the board of a view: each row's counts from column 1, and the
 // heads.
@@ -175,27 +135,15 @@ func boardOf(s *mancala.State) Board {
 	return b
 }
 
-// decisionOf names the kind of decision s waits for.
+// decisionOf names the kind of decision s waits for (mancala.DecisionKind's
+// names); South's choice of the simultaneous Choro opening is "opening" as
+// North's is, though for the engine it starts a turn.
 func decisionOf(s *mancala.State) string {
-	switch p := s.Pending(); {
-	case s.IsOver():
-		return "over"
-	case s.InSetup():
-		return "setup"
-	case s.InSimultaneousOpening():
-		return "opening"
-	case s.AtTurnStart():
-		return "start"
-	case strings.HasPrefix(p, "relay"):
-		return "head"
-	case strings.HasPrefix(p, "take"):
-		return "pick"
-	case strings.HasPrefix(p, "remove"):
-		return "remove"
-	case strings.HasPrefix(p, "sow"):
-		return "direction"
+	k := s.Decision().Kind
+	if k == mancala.DecisionTurn && s.InSimultaneousOpening() {
+		return mancala.DecisionOpening.String()
 	}
-	return "start"
+	return k.String()
 }
 
 // legalStrings returns the legal actions of s sorted as strings, [] when over.
@@ -247,11 +195,6 @@ func PositionView(ruleset, position string) (*GameView, error) {
 	v := &GameView{Turns: [][]string{}, Moves: []TurnView{}, Players: map[string]Player{}, Seated: map[string]bool{}}
 	positionView(v, s)
 	return v, nil
-}
-
-// trimPrefix returns err's message without the engine's package prefix.
-func trimPrefix(err error) string {
-	return strings.TrimPrefix(err.Error(), "mancala: ")
 }
 
 // played is a stored game replayed: the state and its record.
@@ -325,15 +268,15 @@ func replay(g *Game) (*played, error) {
 func startState(ruleset, start string) (*mancala.State, error) {
 	rs, err := mancala.ParseRuleset(ruleset)
 	if err != nil {
-		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	s, err := mancala.NewGame(rs)
 	if err != nil {
-		return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+		return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 	}
 	if start != "" {
 		if err := s.SetPosition(start); err != nil {
-			return nil, Errorf(EInvalid, "%s", trimPrefix(err))
+			return nil, Errorf(EInvalid, "%s", mancala.Message(err))
 		}
 	}
 	return s, nil

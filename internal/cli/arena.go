@@ -27,9 +27,15 @@ Plays N games between players A and B. Seats swap on every game; each pair
 of games starts from the same random opening (a few random turns). A
 progress bar on standard error shows the games done and the running score.
 Every game is saved as a record. At the end it prints A's wins, draws and
-losses, A's score, the Elo difference of A over B with its 95%
+losses, A's score with its Wilson 95% interval, the Elo difference of A over B with its 95%
 confidence interval, and how the pairs went (A won both games, split, lost
 both: many split pairs mean the openings decided more than the players).
+
+In the simultaneous Choro opening (choro, opening=simultaneous) North's
+player never sees South's choice: the players of this program choose from
+the position before it; an engine gets the game's actions and must not use
+South's choice in go (RULES.md §6). With --opening 1 or more the random
+opening turns include the simultaneous opening, both choices at random.
 
 players:
   random            uniformly random legal actions
@@ -44,8 +50,8 @@ flags:
   --movetime ms     time per decision for both players (default: each
                     player's own limits: a level's own, 1 s for the others)
   --json            print one JSON object: games, a_wins, b_wins, draws,
-                    score, elo, elo_low, elo_high (and pairs, sprt, llr,
-                    records)
+                    score, score_low, score_high (its Wilson 95% interval),
+                    elo, elo_low, elo_high (and pairs, sprt, llr, records)
   --sprt e0,e1      stop early when a sequential probability ratio test of
                     elo=e0 against elo=e1 (5% error rates) decides
   --seed n          seed of the openings and the players (default 1)

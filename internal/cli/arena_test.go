@@ -31,7 +31,7 @@ func TestArenaJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("not one JSON object: %q: %v", out, err)
 	}
-	for _, k := range []string{"games", "a_wins", "b_wins", "draws", "score", "elo", "elo_low", "elo_high"} {
+	for _, k := range []string{"games", "a_wins", "b_wins", "draws", "score", "score_low", "score_high", "elo", "elo_low", "elo_high"} {
 		if _, ok := res[k]; !ok {
 			t.Errorf("JSON lacks %q: %s", k, out)
 		}

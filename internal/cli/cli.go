@@ -63,6 +63,7 @@ func commands() []command {
 		loadtestCommand(),
 		labCommand(),
 		arenaCommand(),
+		tuneCommand(),
 		calibrateCommand(),
 		playCommand(),
 		engineCommand(),

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"matombo/protocol"
-	"matombo/search/protocolai"
+	"matombo/search"
 )
 
 func engineCommand() command {
@@ -61,12 +61,12 @@ func runEngine(ctx context.Context, e *env, args []string) int {
 	if *movetime < 1 || *movetime > protocol.MaxMoveTime {
 		return e.usageError(c.name, "bad --movetime %d: give milliseconds from 1 to %d", *movetime, protocol.MaxMoveTime)
 	}
-	ai, err := protocolai.New(*seed)
+	ai, err := search.NewByLimits(search.MaxLevel, *seed)
 	if err != nil {
 		e.errorf(c.name, "%v", err)
 		return exitFailure
 	}
-	eng := protocol.New(protocol.Config{Seed: *seed, Chooser: ai, DefaultMoveTime: time.Duration(*movetime) * time.Millisecond})
+	eng := protocol.New(protocol.Config{Seed: *seed, Player: ai, DefaultMoveTime: time.Duration(*movetime) * time.Millisecond})
 	if !finish(ctx, e, c.name, func() { err = eng.Run(ctx, e.stdin, e.stdout) }) {
 		return exitFailure
 	}

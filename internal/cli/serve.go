@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"matombo/internal/server"
 	"matombo/internal/store/postgres"
 	"matombo/internal/store/sqlite"
+	"matombo/search"
 )
 
 // defaultAddr is where the web app listens unless --addr or MATOMBO_ADDR
@@ -168,8 +170,12 @@ func serve(ctx context.Context, e *env, o serveOptions) int {
 	}
 	defer store.Close()
 	err = server.Run(ctx, server.Config{
-		Addr:         o.addr,
-		Store:        store,
+		Addr:  o.addr,
+		Store: store,
+		// The AI: the search's levels 1..8 (alpha-beta with noise at the
+		// low levels, the endgame solver at level 8), each a pool of
+		// players, so that games at one level think at once.
+		AI:           search.NewLevels(rand.Uint64()),
 		Broadcast:    broadcast,
 		Logger:       log,
 		MetricsToken: o.metricsToken,

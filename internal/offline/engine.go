@@ -23,6 +23,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"matombo/internal/rulefacts"
 	"strings"
 	"time"
 
@@ -64,26 +65,30 @@ type Preset struct {
 // View is the game as the page draws it (the fields it shares with the
 // server's game view have the same names and meaning, see docs/API.md).
 type View struct {
-	Ruleset     string         `json:"ruleset"`
-	Title       string         `json:"ruleset_title"`
-	Game        string         `json:"game"`
-	Size        int            `json:"size"`
-	Level       int            `json:"level"`
-	Human       string         `json:"human"`
-	Status      string         `json:"status"` // "playing" or "over"
-	Position    string         `json:"position"`
-	ToMove      string         `json:"to_move"`
-	Board       Board          `json:"board"`
-	Stones      map[string]int `json:"stones"`
-	Legal       []string       `json:"legal"`
-	Pending     string         `json:"pending"`
-	Decision    string         `json:"decision"`
-	Turns       [][]string     `json:"turns"`
-	FirstToMove string         `json:"first_to_move"`
-	Record      string         `json:"record"`
-	Result      string         `json:"result"`
-	Reason      string         `json:"reason"`
-	Thinking    bool           `json:"thinking"` // the computer has the decision
+	Ruleset     string           `json:"ruleset"`
+	Title       string           `json:"ruleset_title"`
+	Game        string           `json:"game"`
+	Size        int              `json:"size"`
+	Level       int              `json:"level"`
+	Human       string           `json:"human"`
+	Status      string           `json:"status"` // "playing" or "over"
+	Position    string           `json:"position"`
+	ToMove      string           `json:"to_move"`
+	Board       Board            `json:"board"`
+	Stones      map[string]int   `json:"stones"`
+	Legal       []string         `json:"legal"`
+	Pending     string           `json:"pending"`
+	Decision    string           `json:"decision"`
+	Turns       [][]string       `json:"turns"`
+	Moves       []rulefacts.Turn `json:"moves"` // the turns as the record writes them (a6|d3)
+	FirstToMove string           `json:"first_to_move"`
+	Record      string           `json:"record"`
+	Result      string           `json:"result"`
+	Reason      string           `json:"reason"`
+	Thinking    bool             `json:"thinking"` // the computer has the decision
+	// Facts are the rule facts the board draws with, as in the server's
+	// views: special_holes, sides, simultaneous_opening.
+	rulefacts.Facts
 }
 
 // Board is each row's counts from column 1, and the heads.
@@ -168,7 +173,7 @@ func (e *Engine) Do(req Request) Answer {
 		err = fmt.Errorf("op %q does not exist; ops are presets, new, play, ai, resign, view", req.Op)
 	}
 	if err != nil {
-		return Answer{Error: strings.TrimPrefix(err.Error(), "mancala: ")}
+		return Answer{Error: mancala.Message(err)}
 	}
 	ans.OK = true
 	if e.rec != nil && req.Op != "presets" {
@@ -285,11 +290,18 @@ func (e *Engine) move() (Answer, error) {
 	return ans, err
 }
 
-// apply plays a through the recorder and traces its events. The events of
-// South's hidden opening choice are held back until North has chosen.
+// apply plays a through the recorder and traces its events. South's hidden
+// choice of the simultaneous Choro opening has no events of its own: North's
+// choice sows both openings, and the events of South's opening are South's.
 func (e *Engine) apply(a mancala.Action) (Answer, error) {
 	s := e.rec.State()
 	by := s.ToMove()
+	south := a
+	if s.OpeningChoiceHidden() {
+		if turns := e.rec.Record().Turns; len(turns) > 0 && len(turns[len(turns)-1]) > 0 {
+			south = turns[len(turns)-1][0]
+		}
+	}
 	before := s.Clone()
 	traced, err := before.ApplyTraced(a, e.events[:0])
 	if err != nil {
@@ -301,14 +313,30 @@ func (e *Engine) apply(a mancala.Action) (Answer, error) {
 	}
 	out := make([]Event, 0, len(traced))
 	for _, ev := range traced {
+		act, side := a, by
+		if ev.Step > 0 && eventSide(ev) == mancala.South {
+			act, side = south, mancala.South
+		}
 		out = append(out, Event{Kind: ev.Kind.String(), From: ev.From.String(), To: ev.To.String(),
-			Stones: ev.Stones, Clockwise: ev.Clockwise, Step: ev.Step, Action: a.String(), By: by.String()})
+			Stones: ev.Stones, Clockwise: ev.Clockwise, Step: ev.Step, Action: act.String(), By: side.String()})
 	}
 	ans := Answer{Action: a.String(), By: by.String(), Events: out}
 	if s.OpeningChoiceHidden() && by != e.human {
 		ans.Action = "" // the computer's choice stays unseen until the player has chosen
 	}
 	return ans, nil
+}
+
+// eventSide returns the side whose action made ev: the sower of a lap, the
+// capturer of a capture (into its lap's origin, or off the opponent's side).
+func eventSide(ev mancala.Event) mancala.Player {
+	switch ev.Kind {
+	case mancala.EventMove, mancala.EventLapLimit:
+		return ev.To.Row().Owner()
+	case mancala.EventTake:
+		return ev.From.Row().Owner().Other()
+	}
+	return ev.From.Row().Owner()
 }
 
 // resigned reports whether the player has resigned.

@@ -148,6 +148,16 @@ func TestSimultaneousOpening(t *testing.T) {
 	if len(ans.View.Turns) != 1 || len(ans.View.Turns[0]) != 2 || len(ans.Events) == 0 {
 		t.Fatalf("after both choices: turns %v, %d events", ans.View.Turns, len(ans.Events))
 	}
+	// The lockstep events: South's laps are South's opening, North's North's.
+	sides := map[string]string{"S": ans.View.Turns[0][0], "N": ans.View.Turns[0][1]}
+	for _, ev := range ans.Events {
+		if ev.Step == 0 || ev.Action != sides[ev.By] {
+			t.Errorf("opening event %+v: want a step and the action of %s, %s", ev, ev.By, sides[ev.By])
+		}
+		if ev.Kind == "sow" && ev.From != "" && (ev.From[0] == 'a' || ev.From[0] == 'b') != (ev.By == "S") {
+			t.Errorf("a lap from %s attributed to %s", ev.From, ev.By)
+		}
+	}
 
 	// As North the computer chooses the same whatever South chose.
 	var replies []string

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"matombo/internal/rulefacts"
 	"matombo/mancala"
 	"matombo/search"
 )
@@ -28,6 +29,7 @@ func (e *Engine) view() *View {
 		Record:   rec.String(),
 		Result:   rec.Result.String(),
 		Reason:   s.Outcome().Reason.String(),
+		Facts:    rulefacts.Of(s),
 	}
 	for r := mancala.RowA; r <= mancala.RowD; r++ {
 		counts := make([]int, n)
@@ -48,6 +50,10 @@ func (e *Engine) view() *View {
 	hidden := s.OpeningChoiceHidden() && e.human == mancala.North // the computer's opening choice
 	if hidden {
 		v.Record = ""
+	}
+	v.Moves = rulefacts.Turns(rec)
+	if hidden && len(v.Moves) > 0 {
+		v.Moves = v.Moves[:len(v.Moves)-1]
 	}
 	for i, t := range rec.Turns {
 		if i == len(rec.Turns)-1 && hidden {

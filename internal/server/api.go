@@ -73,11 +73,18 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Client = clientAddr(r) // the client whose games share the AI fairly with the others' (app.CreateRequest)
+	// accounts.go: the logged-in creator (nil: anonymous), a rated game's checks
+	acc, err := s.creatorAccount(r, req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	out, err := s.svc.Create(r.Context(), req)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	s.attachCreated(r.Context(), acc, req, out)
 	writeJSON(w, http.StatusCreated, s.created(r.Context(), out))
 }
 
@@ -130,11 +137,17 @@ func (s *Server) handleJoin(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	acc, err := s.optionalAccount(r) // accounts.go: a logged-in joiner's seat follows the account
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	out, err := s.svc.Join(r.Context(), r.PathValue("id"), req.Invite, req.Name)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	s.attachJoined(r.Context(), acc, r.PathValue("id"), out.Seat)
 	writeJSON(w, http.StatusOK, s.joined(r.Context(), r.PathValue("id"), out))
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/store/sqlite"
+	"matombo/search"
 )
 
 func TestHealthzAndHeaders(t *testing.T) {
@@ -293,7 +294,7 @@ func TestHealthzChecksWrites(t *testing.T) {
 	}
 	defer store.Close()
 	rs := &refusingStore{Store: store}
-	svc := app.NewService(app.Config{Store: rs, Mover: app.NewGreedyMover(1)})
+	svc := app.NewService(app.Config{Store: rs, AI: search.NewGreedyLevels(1)})
 	defer svc.Close()
 	hs := httptest.NewServer(New(svc, Options{}))
 	defer hs.Close()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"matombo/internal/app"
+	"matombo/search"
 )
 
 // bus is an in-memory app.Broadcast between instances of one process, as
@@ -44,7 +45,7 @@ func (e endpoint) Listen(ctx context.Context, changed func(string, int), resync 
 // instance starts a server instance on env's store, linked to the others by bus.
 func instance(t *testing.T, env *testEnv, b *bus, id int) *testEnv {
 	ep := endpoint{b, id}
-	svc := app.NewService(app.Config{Store: env.store, Mover: app.NewGreedyMover(uint64(id)), Broadcast: ep})
+	svc := app.NewService(app.Config{Store: env.store, AI: search.NewGreedyLevels(uint64(id)), Broadcast: ep})
 	srv := New(svc, Options{})
 	hs := httptest.NewServer(srv)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -19,6 +19,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/store/sqlite"
+	"matombo/search"
 )
 
 // fdChildEnv makes the test binary the child of TestFileLimitHeadroom.
@@ -134,7 +135,7 @@ func fdChild(t *testing.T) {
 		os.Stdin.Read(buf)
 		cancel()
 	}()
-	err = Run(ctx, Config{Addr: "127.0.0.1:0", Store: store, Mover: app.NewGreedyMover(1), ShutdownTimeout: time.Second,
+	err = Run(ctx, Config{Addr: "127.0.0.1:0", Store: store, AI: search.NewGreedyLevels(1), ShutdownTimeout: time.Second,
 		Limits: Limits{SocketsPerAddr: 10 * childNofile},
 		Ready:  func(u string) { os.Stdout.WriteString("URL " + u + "\n") }})
 	if err != nil {

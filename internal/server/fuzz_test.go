@@ -10,6 +10,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/store/sqlite"
+	"matombo/search"
 )
 
 // FuzzActionHandler posts arbitrary bodies to the action route of a game:
@@ -28,7 +29,7 @@ func FuzzActionHandler(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer store.Close()
-	svc := app.NewService(app.Config{Store: store, Mover: app.NewGreedyMover(1)})
+	svc := app.NewService(app.Config{Store: store, AI: search.NewGreedyLevels(1)})
 	defer svc.Close()
 	srv := New(svc, Options{})
 	c, err := svc.Create(context.Background(), app.CreateRequest{Ruleset: "tsoro size=6", Opponent: "local"})

@@ -15,6 +15,7 @@ import (
 	"matombo/internal/app"
 	"matombo/internal/store/sqlite"
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // testEnv is a server on a fresh SQLite database, with the fast built-in AI.
@@ -37,7 +38,7 @@ func newEnvWith(t *testing.T, o Options) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.NewService(app.Config{Store: store, Mover: app.NewGreedyMover(7), Workers: 2})
+	svc := app.NewService(app.Config{Store: store, AI: search.NewGreedyLevels(7), Workers: 2})
 	srv := New(svc, o)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
@@ -164,7 +165,7 @@ func wantError(t *testing.T, what string, status int, data []byte, wantStatus in
 // server's board.
 type mirror struct {
 	s *mancala.State
-	m *app.GreedyMover
+	m search.Player
 }
 
 func newMirror(t *testing.T, ruleset string) *mirror {
@@ -176,12 +177,12 @@ func newMirror(t *testing.T, ruleset string) *mirror {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &mirror{s: s, m: app.NewGreedyMover(3)}
+	return &mirror{s: s, m: search.NewGreedyLevels(3)[app.MaxLevel]}
 }
 
 // next returns the mirror's choice (greedy, so games end fast).
 func (m *mirror) next(t *testing.T) string {
-	a, err := m.m.Choose(context.Background(), m.s, app.MaxLevel)
+	a, err := m.m.Choose(context.Background(), m.s, search.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/internal/store/sqlite"
+	"matombo/search"
 )
 
 // TestRunEndToEnd starts the real Run on a free loopback port, plays a whole
@@ -28,7 +29,7 @@ func TestRunEndToEnd(t *testing.T) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, Config{Addr: "127.0.0.1:0", Store: store, Mover: app.NewGreedyMover(1), Ready: func(u string) { ready <- u }})
+		done <- Run(ctx, Config{Addr: "127.0.0.1:0", Store: store, AI: search.NewGreedyLevels(1), Ready: func(u string) { ready <- u }})
 	}()
 	var base string
 	select {

@@ -15,6 +15,7 @@ import (
 	"matombo/internal/app"
 	"matombo/internal/store/sqlite"
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // gateMover is the AI of the secrecy tests: it plays a scripted choice for
@@ -30,7 +31,26 @@ type gateMover struct {
 
 func (m *gateMover) open() { m.once.Do(func() { close(m.gate) }) }
 
-func (m *gateMover) Choose(_ context.Context, st *mancala.State, level int) (mancala.Action, error) {
+// levels returns the AI's levels, each playing through the gate.
+func (m *gateMover) levels() search.Levels {
+	var l search.Levels
+	for k := app.MinLevel; k <= app.MaxLevel; k++ {
+		l[k] = levelGate{m, k}
+	}
+	return l
+}
+
+// levelGate is one level of a gateMover.
+type levelGate struct {
+	m     *gateMover
+	level int
+}
+
+func (g levelGate) Choose(_ context.Context, st *mancala.State, _ search.Limits) (mancala.Action, error) {
+	return g.m.choose(st, g.level)
+}
+
+func (m *gateMover) choose(st *mancala.State, level int) (mancala.Action, error) {
 	if level != app.HintLevel {
 		select {
 		case <-m.gate:
@@ -50,7 +70,7 @@ func newGatedEnv(t *testing.T, m *gateMover) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.NewService(app.Config{Store: store, Mover: m, Workers: 2})
+	svc := app.NewService(app.Config{Store: store, AI: m.levels(), Workers: 2})
 	srv := New(svc, Options{})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {

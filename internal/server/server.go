@@ -15,9 +15,10 @@ import (
 	"sync"
 	"time"
 
+	"matombo/internal/accounts"
 	"matombo/internal/app"
 	"matombo/internal/web"
-	"matombo/lab"
+	"matombo/search"
 )
 
 // Body limits of requests.
@@ -29,9 +30,9 @@ const (
 
 // Config configures Run.
 type Config struct {
-	Addr   string    // host:port to listen on; port 0 picks a free port
-	Store  app.Store // where games are kept; Run does not close it
-	Mover  app.Mover // the AI; nil: the service's default
+	Addr   string        // host:port to listen on; port 0 picks a free port
+	Store  app.Store     // where games are kept; Run does not close it
+	AI     search.Levels // the AI's player per level (app.Config.AI); zero: the service's default
 	Logger *slog.Logger
 	// Ready, if set, is called with the base URL (http://host:port) once the
 	// server listens.
@@ -70,6 +71,11 @@ type Options struct {
 	Hosts, OriginPatterns []string
 	// Limits bounds what clients may take (zero fields: the defaults).
 	Limits Limits
+	// Accounts, if set, keeps player accounts (accounts.go); nil: none.
+	Accounts *accounts.Service
+	// SecureCookies marks the session cookies Secure on every answer (they
+	// are over TLS and for pages served over https anyway).
+	SecureCookies bool
 }
 
 // Server is the HTTP handler of the app with its live-game hub.
@@ -87,6 +93,7 @@ type Server struct {
 	mux     *http.ServeMux
 	sockets sync.WaitGroup // the WebSocket handlers running
 	metrics metrics        // what /metrics reports
+	accts   *accountRoutes // the accounts' service and limits (accounts.go)
 	// metricsToken, if set, is the bearer token /metrics asks for.
 	metricsToken string
 	// pingEvery and pingTimeout pace the pings that find dead sockets.
@@ -113,6 +120,7 @@ func New(svc *app.Service, o Options) *Server {
 		pingEvery: 30 * time.Second, pingTimeout: 10 * time.Second,
 	}
 	s.metrics.start = time.Now()
+	s.accts = newAccountRoutes(svc, o)
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
@@ -141,13 +149,13 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
-	// The research lab's experiments (package lab): the limits, and the
+	s.registerAccounts(m)
+	// The research lab's experiments (lab.go): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach
-	// the lab's handler, which answers 405.
-	// One game at a time, so that an experiment leaves the other cores to
-	// the players (a random-player experiment takes one core; a level
-	// player's search may take two).
-	labH := lab.NewHTTPHandler(lab.HTTPOptions{Workers: 1})
+	// the lab's handler, which answers 405. One game at a time, so that an
+	// experiment leaves the other cores to the players (a random-player
+	// experiment takes one core; a level player's search may take two).
+	labH := newLabHandler(LabOptions{Workers: 1}, s.log)
 	m.Handle("/api/lab", labH)
 	m.HandleFunc("POST /api/lab", s.jsonOnly(s.limited(s.lab, "lab experiments", false, labH.ServeHTTP)))
 	// Every other API request: 405 or 404 (handleNoRoute).
@@ -345,8 +353,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
-	svc := app.NewService(app.Config{Store: cfg.Store, Mover: cfg.Mover, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
-	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits})
+	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
+	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits, Accounts: accountsOf(cfg.Store, log)})
 	srv.SetMetricsToken(cfg.MetricsToken)
 	lctx, stopListen := context.WithCancel(ctx)
 	var listeners sync.WaitGroup
@@ -359,6 +367,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Broadcast != nil {
 		srv.listen(lctx, cfg.Broadcast, &listeners)
 	}
+	srv.ratePending(lctx, &listeners) // accounts.go: the ratings a stopped instance missed
 	hs := newHTTPServer(srv, cfg.Timeouts, log)
 	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	hs.RegisterOnShutdown(srv.Shutdown)

@@ -29,6 +29,10 @@
 //	/offline                offline.html         play the computer in the browser, with or without a connection
 //	/sw.js                  sw.js                the service worker (it must be served from / to control every page)
 //	/manifest.webmanifest   manifest.webmanifest the web app manifest
+//	/leaderboard            leaderboard.html     the ratings of a preset (?ruleset=)
+//	/login                  login.html           log in (an optional account), or log out
+//	/signup                 signup.html          create an account
+//	/profile/{name}         profile.html         a player's ratings, results and games
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
 // Any other path is answered 404 with the notfound.html shell. Handler
@@ -98,6 +102,10 @@ func Pages() []Page {
 		{Route: "/rules/nsolo", File: "rules/nsolo.html", Nav: "/rules/nsolo"},
 		{Route: "/rules/choro", File: "rules/choro.html", Nav: "/rules/choro"},
 		{Route: "/offline", File: "offline.html"},
+		{Route: "/leaderboard", File: "leaderboard.html", Nav: "/leaderboard"},
+		{Route: "/login", File: "login.html", Nav: "/login"},
+		{Route: "/signup", File: "signup.html"},
+		{Route: "/profile/{name}", File: "profile.html"},
 	}
 }
 
@@ -130,6 +138,8 @@ func Menu() []Link {
 		{Href: "/rules/nsolo", Label: "Nsolo"},
 		{Href: "/rules/choro", Label: "Choro"},
 		{Href: "/lab", Label: "Lab"},
+		{Href: "/leaderboard", Label: "Ratings"},
+		{Href: "/login", Label: "Log in"},
 	}
 }
 

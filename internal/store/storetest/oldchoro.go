@@ -8,6 +8,7 @@ import (
 
 	"matombo/internal/app"
 	"matombo/mancala"
+	"matombo/search"
 )
 
 // OldChoro is a game stored before Choro had options, when every ruleset
@@ -121,7 +122,7 @@ func CheckOldChoro(t *testing.T, s app.Store, old, untouched []OldChoro) {
 	if dlp != "choro opening=sequential cw=any leave=no" {
 		t.Fatalf("the DLP reading prints %q", dlp)
 	}
-	svc := app.NewService(app.Config{Store: s, Mover: app.NewGreedyMover(1)})
+	svc := app.NewService(app.Config{Store: s, AI: search.NewGreedyLevels(1)})
 	defer svc.Close()
 	for _, o := range old {
 		g := mustGet(t, s, o.ID)

@@ -1,6 +1,20 @@
 // The SVG board: four rows of N holes, stones drawn and counted, heads marked,
 // legal holes highlighted, keyboard focus, and lap-by-lap animation of the
 // server's events (RULES.md §1: rows d, c, b, a from the top as South sees them).
+//
+// Two layouts, chosen by the PORTRAIT media query and redrawn when it changes
+// (rotation, resize):
+//   - landscape (desktops, phones held sideways): the rows run across, the
+//     viewer's own two rows at the bottom, column 1 on the viewer's left;
+//   - portrait (phones held upright): the landscape picture turned a quarter
+//     turn anticlockwise, so that sowing keeps its sense on the screen (still
+//     anticlockwise) and the board fits the width with big holes, scrolling
+//     up and down. The rows become columns: the opponent's two on the left,
+//     one's own two on the right (South's view: d c | b a, so North's left and
+//     South's right), column 1 at the bottom. Labels are not turned: the row
+//     letters stand above and below the columns, the column numbers beside.
+// Hole names, counts and keyboard arrows follow the drawn layout: an arrow
+// moves to the nearest legal hole on the screen in its direction.
 
 import { cloneBoard, countOf, parseHole, plural, sowPath } from "./geom.js";
 import { animateLockstep, isLockstep } from "./lockstep.js";
@@ -12,6 +26,17 @@ const ML = 30; // margin for the row letters
 const MT = 26; // margin for the column numbers
 const GAP = 16; // gap between North's and South's halves
 const MAX_DRAWN = 10;
+const PL = 28; // portrait: margin on each side for the column numbers
+const PORTRAIT_MAX = 400; // portrait: widest board, in CSS px (a hole of about 65 px)
+
+/** PORTRAIT is the media query of the upright layout. */
+export const PORTRAIT = "(orientation: portrait) and (max-width: 700px)";
+
+const media = (q) => (typeof window !== "undefined" && window.matchMedia ? window.matchMedia(q) : null);
+const reducedMotion = () => { const m = media("(prefers-reduced-motion: reduce)"); return !!(m && m.matches); };
+
+// Classes other pages put on holes (game.js: the hint), kept across a relayout.
+const KEPT = ["hint"];
 
 /** SPEEDS maps a speed setting to the delay of one dropped stone, in ms. */
 export const SPEEDS = { slow: 260, normal: 130, fast: 45, instant: 0 };
@@ -36,6 +61,24 @@ function holeSeed(hole) {
   return h;
 }
 
+// scrollPlan decides a scroll along one axis for follow: los and his are the
+// holes' near and far edges (the first hole's first), from and to the view's.
+// It returns null when they are well inside, else {delta, inside}: the scroll
+// that centres them (the first alone when they cannot all be shown) and
+// whether they are still in view now.
+function scrollPlan(los, his, from, to, margin) {
+  let lo = Math.min(...los);
+  let hi = Math.max(...his);
+  const room = to - from;
+  if (hi - lo > room) {
+    lo = los[0];
+    hi = his[0];
+  }
+  const m = Math.min(margin, Math.max(0, (room - (hi - lo)) / 2));
+  if (lo >= from + m && hi <= to - m) return null;
+  return { delta: (lo + hi) / 2 - (from + to) / 2, inside: lo >= from && hi <= to };
+}
+
 /**
  * Board draws a position and lets the player pick legal holes.
  * Options: label (accessible name), onPick(hole) when a legal hole is chosen,
@@ -58,6 +101,29 @@ export class Board {
     this.zoom = 1;
     this.special = new Set();
     this.rules = { special_holes: [], sides: {} };
+    this.layoutQuery = media(PORTRAIT);
+    this.portrait = !!(this.layoutQuery && this.layoutQuery.matches);
+    this.layoutDue = false; // a relayout waits for the running animation
+    if (this.layoutQuery) this.layoutQuery.addEventListener("change", () => this.relayout());
+  }
+
+  /** relayout redraws the board in the layout the screen now asks for. */
+  relayout() {
+    const p = !!(this.layoutQuery && this.layoutQuery.matches);
+    if (p === this.portrait && !this.layoutDue) return;
+    this.portrait = p;
+    if (!this.board || !this.svg) return;
+    if (this.animating) {
+      this.layoutDue = true;
+      return;
+    }
+    this.layoutDue = false;
+    const focused = this.svg.contains(document.activeElement) ? this.focusHole : null;
+    const kept = [];
+    for (const [name, h] of this.holes) for (const c of KEPT) if (h.g.classList.contains(c)) kept.push([name, c]);
+    this.build();
+    for (const [name, c] of kept) this.mark(name, c, true);
+    if (focused && this.holes.has(focused)) this.holes.get(focused).g.focus();
   }
 
   /**
@@ -80,6 +146,14 @@ export class Board {
   sizeSVG() {
     if (!this.svg) return;
     const n = this.board.size;
+    if (this.portrait) {
+      // Upright: as wide as the column allows (no sideways scrolling), up
+      // and down as long as the board; zoom may widen it, inside its own box.
+      this.svg.style.width = `${100 * this.zoom}%`;
+      this.svg.style.minWidth = this.zoom > 1 ? `${Math.round(PORTRAIT_MAX * this.zoom)}px` : "0";
+      this.svg.style.maxWidth = this.zoom > 1 ? "none" : `${PORTRAIT_MAX}px`;
+      return;
+    }
     const w = ML + n * CELL + 10;
     // Small boards fill the column; big ones keep a minimum hole size and scroll.
     this.svg.style.width = `${100 * this.zoom}%`;
@@ -106,12 +180,14 @@ export class Board {
 
   build() {
     const n = this.board.size;
-    const w = ML + n * CELL + 10;
-    const h = MT * 2 + 4 * CELL + GAP;
+    const up = this.portrait;
+    const w = up ? 2 * PL + 4 * CELL + GAP : ML + n * CELL + 10;
+    const h = up ? MT * 2 + n * CELL : MT * 2 + 4 * CELL + GAP;
     this.host.textContent = "";
     const svg = el("svg", {
       viewBox: `0 0 ${w} ${h}`,
-      class: "board",
+      class: up ? "board portrait" : "board",
+      "data-layout": up ? "portrait" : "landscape",
       role: "group",
       "aria-label": this.label,
     });
@@ -129,23 +205,41 @@ export class Board {
       el("stop", { offset: "0", "stop-color": a }, g);
       el("stop", { offset: "1", "stop-color": b }, g);
     });
-    el("rect", { class: "frame", x: ML - 8, y: MT - 8, width: n * CELL + 16, height: 4 * CELL + GAP + 16, rx: 18 }, svg);
-    const midY = MT + 2 * CELL + GAP / 2;
-    el("line", { class: "divider", x1: ML, x2: ML + n * CELL, y1: midY, y2: midY }, svg);
+    if (up) {
+      el("rect", { class: "frame", x: PL - 8, y: MT - 8, width: 4 * CELL + GAP + 16, height: n * CELL + 16, rx: 18 }, svg);
+      const midX = PL + 2 * CELL + GAP / 2;
+      el("line", { class: "divider", x1: midX, x2: midX, y1: MT, y2: MT + n * CELL }, svg);
+    } else {
+      el("rect", { class: "frame", x: ML - 8, y: MT - 8, width: n * CELL + 16, height: 4 * CELL + GAP + 16, rx: 18 }, svg);
+      const midY = MT + 2 * CELL + GAP / 2;
+      el("line", { class: "divider", x1: ML, x2: ML + n * CELL, y1: midY, y2: midY }, svg);
+    }
 
+    // The rows in landscape order, top to bottom (portrait: left to right).
     const rowsTop = this.flipped ? ["a", "b", "c", "d"] : ["d", "c", "b", "a"];
     this.holes.clear();
     for (let c = 1; c <= n; c++) {
-      const x = this.colX(c);
-      el("text", { class: "label", x, y: MT / 2 - 2 }, svg).textContent = String(c);
-      el("text", { class: "label", x, y: h - MT / 2 + 2 }, svg).textContent = String(c);
+      const [x, y] = this.at(0, c);
+      const label = (lx, ly) => { el("text", { class: "label", x: lx, y: ly }, svg).textContent = String(c); };
+      if (up) {
+        label(PL / 2 - 2, y);
+        label(w - PL / 2 + 2, y);
+      } else {
+        label(x, MT / 2 - 2);
+        label(x, h - MT / 2 + 2);
+      }
     }
     rowsTop.forEach((row, ri) => {
-      const y = this.rowY(ri);
-      el("text", { class: "label", x: ML / 2 - 4, y }, svg).textContent = row;
+      const [rx, ry] = this.at(ri, 1);
+      if (up) {
+        el("text", { class: "label", x: rx, y: MT / 2 - 2 }, svg).textContent = row;
+        el("text", { class: "label", x: rx, y: h - MT / 2 + 2 }, svg).textContent = row;
+      } else {
+        el("text", { class: "label", x: ML / 2 - 4, y: ry }, svg).textContent = row;
+      }
       for (let c = 1; c <= n; c++) {
         const name = row + c;
-        const x = this.colX(c);
+        const [x, y] = this.at(ri, c);
         const g = el("g", { class: "hole", "data-hole": name, role: "button", tabindex: -1 }, svg);
         el("circle", { class: "pit", cx: x, cy: y, r: PIT }, g);
         el("circle", { class: "ring", cx: x, cy: y, r: PIT + 3 }, g);
@@ -172,13 +266,13 @@ export class Board {
     this.refresh();
   }
 
-  colX(c) {
-    const i = this.flipped ? this.board.size - c : c - 1;
-    return ML + i * CELL + CELL / 2;
-  }
-
-  rowY(ri) {
-    return MT + ri * CELL + CELL / 2 + (ri >= 2 ? GAP : 0);
+  // at returns the centre [x, y] of the hole in column c of the ri-th row
+  // from the top of the landscape picture (ri 0..3), in the current layout.
+  at(ri, c) {
+    const along = this.flipped ? this.board.size - c : c - 1; // 0: landscape's left
+    const across = ri * CELL + CELL / 2 + (ri >= 2 ? GAP : 0); // 0: landscape's top
+    if (this.portrait) return [PL + across, MT + (this.board.size - 1 - along) * CELL + CELL / 2];
+    return [ML + along * CELL + CELL / 2, MT + across];
   }
 
   /** refresh redraws every hole from the current model. */
@@ -327,6 +421,45 @@ export class Board {
     if (h) h.g.classList.toggle(cls, on);
   }
 
+  /**
+   * follow keeps the holes being sown in view (two in Choro's lockstep
+   * opening; when they cannot both be shown, the first): when they come
+   * within a hole and a half of the edge of the viewport, or of the board's
+   * own sideways scroll (less when they only just fit), the page scrolls to
+   * bring them to the middle, smoothly unless the user prefers reduced
+   * motion; when they are already out of view, at once. A board the reader
+   * scrolled right out of view is left alone, and nothing moves while an
+   * animation is being skipped.
+   */
+  follow(names) {
+    if (this.skipping || !this.svg) return;
+    const rects = names.map((x) => this.holes.get(x)).filter(Boolean).map((h) => h.g.getBoundingClientRect());
+    if (!rects.length) return;
+    const vh = window.innerHeight;
+    const vw = document.documentElement.clientWidth || window.innerWidth;
+    const whole = this.svg.getBoundingClientRect();
+    if (whole.bottom <= 0 || whole.top >= vh) return;
+    const box = this.host.getBoundingClientRect();
+    const margin = 1.5 * rects[0].height;
+    const v = scrollPlan(rects.map((r) => r.top), rects.map((r) => r.bottom), 0, vh, margin);
+    const h = scrollPlan(rects.map((r) => r.left), rects.map((r) => r.right), Math.max(0, box.left), Math.min(vw, box.right), margin);
+    if (!v && !h) return;
+    const smooth = !reducedMotion() && (!v || v.inside) && (!h || h.inside);
+    const behavior = smooth ? "smooth" : "instant";
+    if (v) window.scrollBy({ top: v.delta, behavior });
+    if (h) this.host.scrollBy({ left: h.delta, behavior });
+  }
+
+  // sowing marks the hole a stone was just dropped into (the tests read it) and follows it.
+  sowing(name) {
+    if (this.sown && this.sown !== name) this.mark(this.sown, "sowing", false);
+    this.sown = name;
+    if (name) {
+      this.mark(name, "sowing", true);
+      this.follow([name]);
+    }
+  }
+
   showHand(name, n) {
     const h = this.holes.get(name);
     if (!h || this.skipping) return;
@@ -371,11 +504,13 @@ export class Board {
       }
     } finally {
       this.hand.classList.add("hidden");
-      for (const h of this.holes.values()) h.g.classList.remove("active", "taken");
+      for (const h of this.holes.values()) h.g.classList.remove("active", "taken", "sowing");
+      this.sown = null;
       this.animating = false;
       delete document.body.dataset.animating;
       this.skipping = false;
       this.legal = saved;
+      if (this.layoutDue) this.relayout();
     }
     return ok;
   }
@@ -403,14 +538,17 @@ export class Board {
       }
       add(e.from, -e.stones);
       this.showHand(e.from, e.stones);
+      this.follow([e.from]);
       await this.sleep(per * 2);
       let left = e.stones;
       for (const h of path) {
         add(h, 1);
         left--;
         this.showHand(h, left);
+        this.sowing(h);
         await this.sleep(per);
       }
+      this.sowing(null);
       this.mark(e.from, "active", false);
       this.hand.classList.add("hidden");
       this.mark(e.to, "active", true);
@@ -421,6 +559,7 @@ export class Board {
     if (e.kind === "take" || e.kind === "move") {
       if (countOf(b, e.from) < e.stones) return false;
       this.mark(e.from, "taken", true);
+      this.follow(e.kind === "move" ? [e.from, e.to] : [e.from]);
       await this.sleep(delay * 3);
       add(e.from, -e.stones);
       if (e.kind === "move") add(e.to, e.stones);
@@ -430,6 +569,7 @@ export class Board {
     }
     if (e.kind === "lap-limit") {
       this.mark(e.to, "taken", true);
+      this.follow([e.to]);
       await this.sleep(delay * 4);
       this.mark(e.to, "taken", false);
       return true;

@@ -1,6 +1,7 @@
 // The game page /game/{id}: board, animation, in-turn prompts, move list,
 // live updates over WebSocket, resign and rematch, invite link, spectators.
 
+import { accountSeat } from "./account.js";
 import { ApiError, get, post } from "./http.js";
 import { LiveGame } from "./live.js";
 import { invite, localSeats, openCreated, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./storage.js";
@@ -69,6 +70,7 @@ class GamePage {
   }
 
   async start() {
+    if (!this.token) this.token = await accountSeat(this.id); // account.js: a logged-in player's seat, in any browser
     try {
       const view = await get(`/api/games/${encodeURIComponent(this.id)}`, { token: this.token });
       this.firstView(view);

@@ -206,6 +206,7 @@ async function submit(e) {
   if (name) body.name = name;
   if (from) body.position = from.position;
   else saveSetting("game", selected().ruleset);
+  if (opponent() === "friend" && $("#rated") && $("#rated").checked) body.rated = true; // accounts: see /login
   saveSetting("level", body.level);
   saveSetting("name", name);
   try {

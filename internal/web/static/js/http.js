@@ -19,6 +19,8 @@ export class ApiError extends Error {
 export async function request(method, path, { body = undefined, token = "", text = false } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Seat ${token}`;
+  const csrf = csrfToken(); // a logged-in player's session token for CSRF (see account.js)
+  if (csrf && method !== "GET" && method !== "HEAD") headers["X-CSRF-Token"] = csrf;
   let payload;
   if (body !== undefined) {
     if (text) {
@@ -42,6 +44,12 @@ export async function request(method, path, { body = undefined, token = "", text
     throw new ApiError(msg, data && data.code ? data.code : "http", res.status, data && typeof data === "object" ? data : {});
   }
   return data;
+}
+
+/** csrfToken returns the CSRF token of the session (cookie matombo_csrf), or "". */
+export function csrfToken() {
+  const m = /(?:^|;\s*)matombo_csrf=([^;]*)/.exec(document.cookie || "");
+  return m ? decodeURIComponent(m[1]) : "";
 }
 
 export const get = (path, opts) => request("GET", path, opts);

@@ -75,6 +75,7 @@ export async function animateLockstep(board, events, delay) {
   };
   const hands = { S: hand(board, "S"), N: hand(board, "N") };
   const active = { S: null, N: null };
+  let sown = []; // the holes marked "sowing"
   const d = document.body.dataset;
   try {
     for (let step = 1; step <= last; step++) {
@@ -101,6 +102,14 @@ export async function animateLockstep(board, events, delay) {
         hands[side].show(at, lap.e.stones - lap.dropped);
         drops++;
       }
+      // Mark the holes just sown into and keep both in view, the viewer's
+      // first (North's when the board is turned).
+      const order = board.flipped ? ["N", "S"] : ["S", "N"];
+      const now = order.map((side) => active[side] && active[side].path[active[side].dropped - 1]).filter(Boolean);
+      for (const name of sown) if (!now.includes(name)) board.mark(name, "sowing", false);
+      for (const name of now) board.mark(name, "sowing", true);
+      sown = now;
+      board.follow(now);
       // Steps where both players dropped a stone, drawn one by one (the browser tests read it).
       if (drops === 2 && !board.skipping) d.lockstepSteps = String(Number(d.lockstepSteps || 0) + 1);
       await board.sleep(per);
@@ -122,6 +131,7 @@ export async function animateLockstep(board, events, delay) {
   } finally {
     hands.S.remove();
     hands.N.remove();
+    for (const name of sown) board.mark(name, "sowing", false);
     for (const side of ["S", "N"]) if (active[side]) board.mark(active[side].e.from, "active", false);
   }
 }

@@ -6,7 +6,7 @@
 // service worker (/sw.js) keeps this page and the engine for use offline.
 
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, describeEvents, plural, sideName, sortActions, specialHoles } from "./geom.js";
+import { actionHole, describeEvents, plural, sideName, sortActions } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { Engine } from "./offline-engine.js";
 import { dropRecord, pending, saveRecord, synced, syncRecords } from "./offline-store.js";
@@ -113,7 +113,7 @@ async function start(e) {
     view = ans.view;
     showGame(true);
     board.setFlip(view.human === "N");
-    board.setSpecial(specialHoles(view.ruleset));
+    board.setRules(view);
     draw(null);
   } catch (err) {
     $("#setup-error").textContent = err.message;
@@ -228,7 +228,7 @@ function draw(last) {
   const them = you === "S" ? "N" : "S";
   seat($("#seat-top"), them, `Computer · level ${view.level}`);
   seat($("#seat-bottom"), you, "You");
-  renderMoves($("#moves"), view.turns, { first: view.first_to_move });
+  renderMoves($("#moves"), view.turns, { first: view.first_to_move, moves: view.moves });
   $("#resign").disabled = view.status !== "playing";
   $("#new-game").disabled = false;
   body.status = view.status;

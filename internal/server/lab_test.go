@@ -1,10 +1,11 @@
-package lab
+package server
 
 import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -14,7 +15,7 @@ import (
 	"time"
 )
 
-func post(t *testing.T, h http.Handler, body string) (*httptest.ResponseRecorder, map[string]any) {
+func labPost(t *testing.T, h http.Handler, body string) (*httptest.ResponseRecorder, map[string]any) {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/lab", strings.NewReader(body)))
@@ -28,13 +29,13 @@ func post(t *testing.T, h http.Handler, body string) (*httptest.ResponseRecorder
 	return rec, out
 }
 
-func TestHTTPRun(t *testing.T) {
-	h := NewHTTPHandler(HTTPOptions{})
-	rec, out := post(t, h, `{"rulesets":["tsoro size=8","nsolo"],"games":100,"player":"random","seed":9}`)
+func TestLabRun(t *testing.T) {
+	h := newLabHandler(LabOptions{}, slog.New(slog.DiscardHandler))
+	rec, out := labPost(t, h, `{"rulesets":["tsoro size=8","nsolo"],"games":100,"player":"random","seed":9}`)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
 	}
-	var resp HTTPResponse
+	var resp LabResponse
 	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +56,8 @@ func TestHTTPRun(t *testing.T) {
 	}
 }
 
-func TestHTTPErrors(t *testing.T) {
-	h := NewHTTPHandler(HTTPOptions{MaxGames: 1000, MaxRulesets: 2})
+func TestLabErrors(t *testing.T) {
+	h := newLabHandler(LabOptions{MaxGames: 1000, MaxRulesets: 2}, slog.New(slog.DiscardHandler))
 	cases := map[string]string{
 		"not JSON":       `rulesets=tsoro`,
 		"unknown field":  `{"rulesets":["tsoro"],"games":10,"gmaes":3}`,
@@ -69,7 +70,7 @@ func TestHTTPErrors(t *testing.T) {
 		"trailing data":  `{"rulesets":["tsoro"],"games":10} {"games":20}`,
 	}
 	for name, body := range cases {
-		rec, out := post(t, h, body)
+		rec, out := labPost(t, h, body)
 		msg, _ := out["error"].(string)
 		if rec.Code != http.StatusBadRequest || out["code"] != "bad_request" || !strings.HasPrefix(msg, "lab: ") {
 			t.Errorf("%s: %d %v", name, rec.Code, out)
@@ -78,12 +79,12 @@ func TestHTTPErrors(t *testing.T) {
 	// An oversized body is 413 too_large, as in the rest of the API, also
 	// when its first JSON value ends within the limit.
 	for name, body := range map[string]string{
-		"too large a value":    `{"rulesets":["` + strings.Repeat("x", maxBody) + `"],"games":10}`,
-		"too large with space": `{"rulesets":["tsoro"],"games":10}` + strings.Repeat(" ", maxBody),
+		"too large a value":    `{"rulesets":["` + strings.Repeat("x", maxJSONBody) + `"],"games":10}`,
+		"too large with space": `{"rulesets":["tsoro"],"games":10}` + strings.Repeat(" ", maxJSONBody),
 	} {
-		rec, out := post(t, h, body)
+		rec, out := labPost(t, h, body)
 		msg, _ := out["error"].(string)
-		if rec.Code != http.StatusRequestEntityTooLarge || out["code"] != "too_large" || msg != fmt.Sprintf("lab: the request body is larger than %d bytes", maxBody) {
+		if rec.Code != http.StatusRequestEntityTooLarge || out["code"] != "too_large" || msg != fmt.Sprintf("lab: the request body is larger than %d bytes", maxJSONBody) {
 			t.Errorf("%s: %d %v", name, rec.Code, out)
 		}
 	}
@@ -96,25 +97,25 @@ func TestHTTPErrors(t *testing.T) {
 
 // TestHTTPOneAtATime checks that a request made while an experiment runs is
 // refused, and that the next one after it runs.
-func TestHTTPOneAtATime(t *testing.T) {
-	h := NewHTTPHandler(HTTPOptions{}).(*handler)
+func TestLabOneAtATime(t *testing.T) {
+	h := newLabHandler(LabOptions{}, slog.New(slog.DiscardHandler))
 	h.busy <- struct{}{} // an experiment is running
-	rec, out := post(t, h, `{"rulesets":["tsoro"],"games":10}`)
+	rec, out := labPost(t, h, `{"rulesets":["tsoro"],"games":10}`)
 	if rec.Code != http.StatusTooManyRequests || out["code"] != "rate_limited" {
 		t.Errorf("while busy: %d %v", rec.Code, out)
 	}
 	<-h.busy
-	if rec, _ := post(t, h, `{"rulesets":["tsoro"],"games":10}`); rec.Code != http.StatusOK {
+	if rec, _ := labPost(t, h, `{"rulesets":["tsoro"],"games":10}`); rec.Code != http.StatusOK {
 		t.Errorf("after: %d", rec.Code)
 	}
 }
 
 // TestHTTPTimeBudget checks that a request stops at its time budget and
 // reports the games finished.
-func TestHTTPTimeBudget(t *testing.T) {
-	h := NewHTTPHandler(HTTPOptions{MaxTime: 50 * time.Millisecond, MaxGames: 1_000_000})
+func TestLabTimeBudget(t *testing.T) {
+	h := newLabHandler(LabOptions{MaxTime: 50 * time.Millisecond, MaxGames: 1_000_000}, slog.New(slog.DiscardHandler))
 	start := time.Now()
-	rec, out := post(t, h, `{"rulesets":["tsoro size=21 heads=none bonus=0"],"games":1000000}`)
+	rec, out := labPost(t, h, `{"rulesets":["tsoro size=21 heads=none bonus=0"],"games":1000000}`)
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("took %v with a 50 ms budget", took)
 	}
@@ -129,13 +130,13 @@ func TestHTTPTimeBudget(t *testing.T) {
 // TestHTTPLevelsStopped checks what a request of level players says when
 // its time budget ends before any game does: the games asked and finished
 // (none), the reason, the rulesets with no games, and no charts to draw.
-func TestHTTPLevelsStopped(t *testing.T) {
-	h := NewHTTPHandler(HTTPOptions{MaxTime: 300 * time.Millisecond})
-	rec, _ := post(t, h, `{"rulesets":["tsoro","nsolo size=36"],"games":2,"player":"level:8"}`)
+func TestLabLevelsStopped(t *testing.T) {
+	h := newLabHandler(LabOptions{MaxTime: 300 * time.Millisecond}, slog.New(slog.DiscardHandler))
+	rec, _ := labPost(t, h, `{"rulesets":["tsoro","nsolo size=36"],"games":2,"player":"level:8"}`)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
 	}
-	var resp HTTPResponse
+	var resp LabResponse
 	if err := json.Unmarshal(rec.Body.Bytes(), &resp); err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +151,12 @@ func TestHTTPLevelsStopped(t *testing.T) {
 	}
 }
 
-func TestHTTPLimits(t *testing.T) {
-	h := NewHTTPHandler(HTTPOptions{})
+func TestLabLimits(t *testing.T) {
+	h := newLabHandler(LabOptions{}, slog.New(slog.DiscardHandler))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/lab", nil))
 	body, _ := io.ReadAll(rec.Body)
-	var l HTTPLimits
+	var l LabLimits
 	if err := json.Unmarshal(body, &l); err != nil || rec.Code != http.StatusOK {
 		t.Fatalf("%d %v %s", rec.Code, err, body)
 	}

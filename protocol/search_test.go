@@ -1,19 +1,21 @@
-package protocolai
+package protocol_test
 
 import (
 	"strings"
 	"testing"
 
 	"matombo/protocol"
+	"matombo/search"
 )
 
-// TestEngineSession drives the protocol engine with the search chooser.
-func TestEngineSession(t *testing.T) {
-	c, err := New(1)
+// TestEngineSession drives the protocol engine with matombo's AI
+// (search.ByLimits at the strongest level), as matombo engine does.
+func TestSearchEngineSession(t *testing.T) {
+	c, err := search.NewByLimits(search.MaxLevel, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := protocol.New(protocol.Config{Chooser: c})
+	e := protocol.New(protocol.Config{Player: c})
 	ask := func(line string) string {
 		t.Helper()
 		ans, _ := e.Handle(line)
@@ -40,15 +42,15 @@ func TestEngineSession(t *testing.T) {
 // TestSimultaneousOpening checks go for North in the simultaneous Choro
 // opening: the same answer, for a given seed, whatever South played, and
 // the same again from a fresh engine.
-func TestSimultaneousOpening(t *testing.T) {
+func TestSearchSimultaneousOpening(t *testing.T) {
 	for _, lim := range []string{"depth 2", "playouts 50"} {
 		var first string
 		for _, south := range []string{"a1", "a4", "a8", "a4"} {
-			c, err := NewLevel(5, 9) // level 5: node-limited, so reproducible on a busy machine
+			c, err := search.NewByLimits(5, 9) // level 5: node-limited, so reproducible on a busy machine
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := protocol.New(protocol.Config{Chooser: c})
+			e := protocol.New(protocol.Config{Player: c})
 			for _, line := range []string{"new choro", "play " + south} {
 				if ans, _ := e.Handle(line); ans != "ok" {
 					t.Fatalf("%s: %s", line, ans)

@@ -1,0 +1,98 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestAccountsBrowser: a player signs up, logs out and in again, creates a
+// game and finds it on the profile; in another browser, logged in, the
+// profile opens the game with the account's seat; the ratings page shows.
+func TestAccountsBrowser(t *testing.T) {
+	s := newSession(t)
+	ada := s.tab("ada", desktopW, desktopH)
+	// Sign up from the top bar's log-in link.
+	s.run(ada, chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(chromedp.CSS(`.topbar a[href="/login"]`)),
+		chromedp.Click(chromedp.CSS(`.topbar a[href="/login"]`)))
+	s.waitJS(ada, `location.pathname === "/login" && document.querySelector('a[href="/signup"]')`, 10*time.Second)
+	s.run(ada, runJS(`document.querySelector('#login a[href="/signup"]').click()`))
+	s.waitJS(ada, `location.pathname === "/signup" && document.querySelector("#password2")`, 10*time.Second)
+	s.run(ada,
+		chromedp.SendKeys(chromedp.CSS("#name"), "Ada"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
+		chromedp.SendKeys(chromedp.CSS("#password2"), "a good password"),
+		chromedp.Click(chromedp.CSS(`#signup button[type="submit"]`)))
+	s.waitJS(ada, `location.pathname === "/profile/Ada" && document.querySelector("#title").textContent === "Ada" && !document.querySelector("#own-box").classList.contains("hidden")`, 15*time.Second)
+	if sessionInJS := js[bool](s, ada, `document.cookie.includes("matombo_session")`); sessionInJS {
+		t.Error("the session cookie is readable by the page's scripts (not HttpOnly)")
+	}
+	// Log out, and in again with a wrong then the right password.
+	s.run(ada, chromedp.Click(chromedp.ID("#logout")))
+	s.waitJS(ada, `location.pathname === "/login" && !document.querySelector("#login-box").classList.contains("hidden")`, 10*time.Second)
+	s.run(ada,
+		chromedp.SendKeys(chromedp.CSS("#name"), "ada"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a bad password"),
+		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.waitJS(ada, `document.querySelector("#login-error").textContent === "wrong user name or password"`, 15*time.Second)
+	s.run(ada,
+		runJS(`document.querySelector("#password").value = ""`),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
+		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.waitJS(ada, `location.pathname === "/profile/Ada"`, 15*time.Second)
+
+	// A game created from the home page, logged in, is on the profile.
+	id := s.newGame(ada, "nsolo", nil, "friend", "", "N")
+	s.run(ada, chromedp.Navigate(s.base+"/profile/Ada"))
+	s.waitJS(ada, `document.querySelector('#games tr[data-game="`+id+`"]') && document.querySelector("#results tbody td")`, 15*time.Second)
+	if got := s.text(ada, "#results tbody tr"); got == "" {
+		t.Error("no results per ruleset")
+	}
+	if got := s.text(ada, `#games tr[data-game="`+id+`"]`); !contains(got, "as North", "In play") {
+		t.Errorf("the profile's game row says %q", got)
+	}
+	s.shot(ada, "desktop-profile")
+
+	// Another browser, logged in as Ada, plays the game with the
+	// account's seat: no link needed.
+	other := s.tab("ada-elsewhere", desktopW, desktopH)
+	s.run(other, chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#name")),
+		chromedp.SendKeys(chromedp.CSS("#name"), "ada"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
+		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.waitJS(other, `location.pathname === "/profile/Ada" && document.querySelector('#games tr[data-game="`+id+`"] button')`, 15*time.Second)
+	s.run(other, chromedp.Click(chromedp.CSS(`#games tr[data-game="`+id+`"] button`)))
+	s.waitJS(other, `location.pathname === "/game/`+id+`" && document.querySelector("#mode") && document.querySelector("#mode").textContent === "you play North"`, 15*time.Second)
+	// And the game's own address, opened logged in, seats the account too.
+	third := s.tab("ada-third", desktopW, desktopH)
+	s.run(third, chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#name")),
+		chromedp.SendKeys(chromedp.CSS("#name"), "ada"),
+		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
+		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.waitJS(third, `location.pathname === "/profile/Ada"`, 15*time.Second)
+	s.run(third, chromedp.Navigate(s.base+"/game/"+id))
+	s.waitJS(third, `document.querySelector("#mode") && document.querySelector("#mode").textContent === "you play North"`, 15*time.Second)
+
+	// A stranger sees the profile without the account's controls, and the
+	// ratings page lists the presets.
+	eve := s.tab("eve", desktopW, desktopH)
+	s.run(eve, chromedp.Navigate(s.base+"/profile/ada"))
+	s.waitJS(eve, `document.querySelector("#title").textContent === "Ada" && document.querySelector('#games tr[data-game="`+id+`"]')`, 15*time.Second)
+	if js[bool](s, eve, `!document.querySelector("#own-box").classList.contains("hidden") || !!document.querySelector("#games button")`) {
+		t.Error("a stranger sees the account's controls")
+	}
+	s.run(eve, chromedp.Navigate(s.base+"/leaderboard"))
+	s.waitJS(eve, `document.querySelectorAll("#preset option").length >= 5 && document.querySelector("#board tbody td")`, 15*time.Second)
+}
+
+// contains reports whether s holds every one of words.
+func contains(s string, words ...string) bool {
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,19 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"matombo/internal/store/storetest"
+)
+
+func TestAccountStore(t *testing.T) {
+	storetest.RunAccounts(t, func(t *testing.T) storetest.AccountStore {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}

@@ -1,0 +1,38 @@
+// The log-in page: log in, or, logged in already, go to the profile or log out.
+
+import { post } from "./http.js";
+import { logOut, me, profileURL } from "./account.js";
+import { $ } from "./ui.js";
+
+async function submit(e) {
+  e.preventDefault();
+  const err = $("#login-error");
+  err.textContent = "";
+  const name = $("#name").value.trim();
+  const password = $("#password").value;
+  if (!name || !password) {
+    err.textContent = "Give your user name and password.";
+    return;
+  }
+  try {
+    const res = await post("/api/account/login", { name, password });
+    const next = new URLSearchParams(location.search).get("next");
+    location.assign(next && next.startsWith("/") && !next.startsWith("//") ? next : profileURL(res.name));
+  } catch (ex) {
+    err.textContent = ex.message;
+  }
+}
+
+async function setup() {
+  $("#login").addEventListener("submit", submit);
+  $("#logout").addEventListener("click", () => logOut().catch((ex) => { $("#logout-error").textContent = ex.message; }));
+  const m = await me().catch(() => null);
+  if (m) {
+    $("#me-name").textContent = m.name;
+    $("#me-profile").href = profileURL(m.name);
+    $("#in-box").classList.remove("hidden");
+    $("#login-box").classList.add("hidden");
+  }
+}
+
+setup();

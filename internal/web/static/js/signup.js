@@ -1,0 +1,33 @@
+// The sign-up page: create an account (logged in at once), then the profile.
+
+import { post } from "./http.js";
+import { profileURL } from "./account.js";
+import { $ } from "./ui.js";
+
+async function submit(e) {
+  e.preventDefault();
+  const err = $("#signup-error");
+  err.textContent = "";
+  const name = $("#name").value.trim();
+  const password = $("#password").value;
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{2,23}$/.test(name)) {
+    err.textContent = "A user name has 3 to 24 letters, digits, _ - or . (not first).";
+    return;
+  }
+  if (password.length < 8) {
+    err.textContent = "A password has at least 8 characters.";
+    return;
+  }
+  if (password !== $("#password2").value) {
+    err.textContent = "The two passwords differ.";
+    return;
+  }
+  try {
+    const res = await post("/api/account/signup", { name, password });
+    location.assign(profileURL(res.name));
+  } catch (ex) {
+    err.textContent = ex.message;
+  }
+}
+
+$("#signup").addEventListener("submit", submit);
