@@ -160,7 +160,7 @@ func runAnalyse(ctx context.Context, e *env, args []string) int {
 		return exitFailure
 	}
 	if err != nil {
-		e.errorf(c.name, "%s", strings.TrimPrefix(err.Error(), "search: "))
+		e.errorf(c.name, "%s", err)
 		return exitFailure
 	}
 	rep := analyseReportOf(rev, cfg)

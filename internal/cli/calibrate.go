@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"matombo/mancala"
@@ -100,7 +99,7 @@ func runCalibrate(ctx context.Context, e *env, args []string) int {
 	}
 	cfg := search.CalibrationConfig{Games: *games, Level: *level, Play: *play, Every: *every, Seed: *seed, Opening: *opening}
 	if err := cfg.Validate(); err != nil {
-		return e.usageError(c.name, "%s", strings.TrimPrefix(err.Error(), "search: "))
+		return e.usageError(c.name, "%s", err)
 	}
 	bar := &progressBar{w: e.stderr, start: time.Now()}
 	total := int64(len(rulesets) * cfg.Games)
@@ -118,7 +117,7 @@ func runCalibrate(ctx context.Context, e *env, args []string) int {
 	}
 	bar.end()
 	if err != nil {
-		e.errorf(c.name, "%s", strings.TrimPrefix(err.Error(), "search: "))
+		e.errorf(c.name, "%s", err)
 		return exitFailure
 	}
 	cal.Command = fmt.Sprintf("matombo calibrate --games %d --level %d --play %d --every %d --seed %d --opening %d",
@@ -163,7 +162,7 @@ func calibrationFrom(e *env, c command, file, plotDir string, others bool) int {
 	}
 	cal, err := search.ParseCalibration(b)
 	if err != nil {
-		e.errorf(c.name, "--from %s: %s", file, strings.TrimPrefix(err.Error(), "search: "))
+		e.errorf(c.name, "--from %s: %s", file, err)
 		return exitFailure
 	}
 	writeCalibrationSummary(e.stdout, cal)
