@@ -28,6 +28,10 @@ func sampleCharts() map[string]Chart {
 				{Label: "nsolo size=36", Points: []Point{{0.3, 0.1, 0.6}, {0.7, 0.4, 0.9}}},
 			}},
 		"empty intervals": &Intervals{Title: "nothing"},
+		"reliability": &Reliability{Title: "Predicted against observed", Panels: []ReliabilityPanel{
+			{Title: "tsoro", Note: "60 held-out games", Bins: []CalibrationBin{{0.05, 0.02, 40}, {0.52, 0.6, 300}, {0.97, 1, 12}}},
+			{Title: "choro"},
+		}},
 	}
 }
 
