@@ -78,6 +78,10 @@ type Config struct {
 	Player   Player // plays both sides
 	Seed     uint64
 	Workers  int // parallel games; 0 means runtime.GOMAXPROCS(0)
+	// SearchWorkers is the workers of each level player's search (0: the
+	// level's own, two): with Workers 1 and SearchWorkers 1 an experiment
+	// runs on one core.
+	SearchWorkers int
 	// Opening is the number of turns (head-setup turns included) played
 	// uniformly at random before the players take over; it changes nothing
 	// for random players.
@@ -297,7 +301,7 @@ func (w *worker) play(ctx context.Context, s *mancala.State, g int) (game Game, 
 	var players [2]search.Player
 	if k := w.cfg.Player.Level; k != 0 {
 		for p := range players {
-			if players[p], err = search.NewLevel(k, seed+uint64(p)); err != nil {
+			if players[p], err = search.NewLevelOn(k, seed+uint64(p), w.cfg.SearchWorkers); err != nil {
 				return game, false, err
 			}
 		}

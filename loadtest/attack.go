@@ -22,12 +22,13 @@ import (
 // one client, or a few, trying to take the server from everyone else,
 // as docs/API.md's limits are meant to stop.
 const (
-	// AttackHeaders imports records with the most headers allowed (64, of
-	// 1,000 bytes each, as many as an import may hold) and reads them back
-	// (view, replay and export) as fast as it can.
+	// AttackHeaders imports records with the most headers an import may
+	// hold (58 of 1,000 bytes, besides Ruleset and Result), from several
+	// addresses as fast as the import limit lets each, and reads each back
+	// once (view, replay and export).
 	AttackHeaders = "headers"
 	// AttackAI plays AIGames level-8 games against the computer from one
-	// address, answering every reply at once.
+	// address, answering every reply as soon as its WebSocket shows it.
 	AttackAI = "ai"
 	// AttackSockets opens IdleSockets WebSockets to a game and leaves them
 	// idle, from as many addresses as the per-address limit needs.
@@ -201,7 +202,9 @@ func headerRecord(n int) string {
 	return b.String()
 }
 
-// headers imports records of the most headers and reads them back.
+// headers imports records of the most headers, from several addresses as
+// fast as the import limit lets each, and reads each game back once (view,
+// replay and export).
 func (a *attacker) headers(ctx context.Context) (func(context.Context, *sync.WaitGroup), error) {
 	var first struct{ ID string }
 	if !a.do(ctx, 0, http.MethodPost, "/api/records", "text/plain", []byte(headerRecord(0)), "", &first) {
@@ -211,16 +214,13 @@ func (a *attacker) headers(ctx context.Context) (func(context.Context, *sync.Wai
 		var n atomic.Int64
 		for w := range len(a.clients) {
 			wg.Go(func() {
-				ids := []string{first.ID}
-				for k := 0; ctx.Err() == nil; k++ {
-					if k%8 == 0 { // imports are limited per address; reads are not
-						var c struct{ ID string }
-						if a.do(ctx, w, http.MethodPost, "/api/records", "text/plain", []byte(headerRecord(int(n.Add(1)))), "", &c) {
-							ids = append(ids, c.ID)
-						}
+				for ctx.Err() == nil {
+					var c struct{ ID string }
+					if !a.do(ctx, w, http.MethodPost, "/api/records", "text/plain", []byte(headerRecord(int(n.Add(1)))), "", &c) {
+						sleep(ctx, time.Second) // refused: the address's imports are used up for now
+						continue
 					}
-					id := ids[k%len(ids)]
-					for _, path := range []string{"/api/games/" + id, "/api/games/" + id + "/replay", "/api/games/" + id + "/record"} {
+					for _, path := range []string{"/api/games/" + c.ID, "/api/games/" + c.ID + "/replay", "/api/games/" + c.ID + "/record"} {
 						a.do(ctx, w, http.MethodGet, path, "", nil, "", nil)
 					}
 				}
@@ -258,28 +258,57 @@ func (a *attacker) ai(ctx context.Context, games int, seed uint64) (func(context
 		seats = append(seats, seat{c.ID, c.Token})
 	}
 	return func(ctx context.Context, wg *sync.WaitGroup) {
-		for i, s := range seats {
-			wg.Go(func() {
-				rng := rand.New(rand.NewPCG(seed, uint64(i)))
-				for ctx.Err() == nil {
-					var v aiView
-					if !a.do(ctx, 0, http.MethodGet, "/api/games/"+s.id, "", nil, s.token, &v) {
-						sleep(ctx, 200*time.Millisecond)
-						continue
-					}
-					if v.Status != "playing" {
-						return
-					}
-					if v.ToMove != "S" || len(v.Legal) == 0 {
-						sleep(ctx, 100*time.Millisecond) // the computer is thinking
-						continue
-					}
-					body, _ := json.Marshal(map[string]any{"action": v.Legal[rng.IntN(len(v.Legal))], "ply": v.Ply})
-					a.do(ctx, 0, http.MethodPost, "/api/games/"+s.id+"/actions", "application/json", body, s.token, nil)
-				}
-			})
+		for i, st := range seats {
+			wg.Go(func() { a.playAI(ctx, st.id, st.token, rand.New(rand.NewPCG(seed, uint64(i)))) })
 		}
 	}, nil
+}
+
+// playAI plays South in game id against the computer, answering each of its
+// replies as soon as the game's WebSocket shows it.
+func (a *attacker) playAI(ctx context.Context, id, token string, rng *rand.Rand) {
+	wsURL := *a.base
+	wsURL.Scheme = "ws"
+	wsURL.Path = "/api/games/" + id + "/ws"
+	conn, _, err := websocket.Dial(ctx, wsURL.String(), &websocket.DialOptions{HTTPClient: a.clients[0]})
+	if err != nil {
+		if ctx.Err() == nil {
+			a.fail(err)
+		}
+		return
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(4 << 20)
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token, "ply": 0})
+	if err := conn.Write(ctx, websocket.MessageText, hello); err != nil {
+		return
+	}
+	played := -1
+	for ctx.Err() == nil {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				a.fail(err)
+			}
+			return
+		}
+		var m struct {
+			Game *aiView `json:"game"`
+		}
+		if json.Unmarshal(data, &m) != nil || m.Game == nil {
+			continue
+		}
+		v := m.Game
+		if v.Status != "playing" {
+			return
+		}
+		if v.ToMove != "S" || len(v.Legal) == 0 || v.Ply == played {
+			continue // the computer is thinking, or this decision is answered
+		}
+		played = v.Ply
+		body, _ := json.Marshal(map[string]any{"action": v.Legal[rng.IntN(len(v.Legal))], "ply": v.Ply})
+		a.do(ctx, 0, http.MethodPost, "/api/games/"+id+"/actions", "application/json", body, token, nil)
+	}
 }
 
 // sockets opens n WebSockets to one game and holds them.

@@ -91,12 +91,22 @@ type LevelPlayer struct {
 const EndgameStones = 12
 
 // NewLevel returns a player of level k seeded with seed.
-func NewLevel(k int, seed uint64) (*LevelPlayer, error) {
+func NewLevel(k int, seed uint64) (*LevelPlayer, error) { return NewLevelOn(k, seed, 0) }
+
+// NewLevelOn is NewLevel with the level's search on the given number of
+// workers (goroutines searching at once; 0: the level's own, two), for
+// callers that bound the cores a search may take, such as the web app's
+// lab. The node budget is the same, so the level plays alike but not
+// identically.
+func NewLevelOn(k int, seed uint64, workers int) (*LevelPlayer, error) {
 	spec, err := Level(k)
 	if err != nil {
 		return nil, err
 	}
 	cfg := DefaultAlphaBeta(seed)
+	if workers > 0 {
+		cfg.Workers = workers
+	}
 	cfg.Noise, cfg.Blunder, cfg.Limits, cfg.Quiesce = spec.Noise, spec.Blunder, spec.Limits(), spec.Quiesce
 	switch { // smaller tables for the weaker levels: the web app keeps one player per level
 	case spec.Depth > 0 && spec.Depth <= 4:

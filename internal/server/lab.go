@@ -25,7 +25,7 @@ type LabOptions struct {
 	MaxLevelGames int           // the same for level players (200)
 	MaxRulesets   int           // rulesets per request (8)
 	MaxTime       time.Duration // wall-clock time per request; the games finished by then are reported (10 s)
-	Workers       int           // games played at once (0: one per core)
+	Workers       int           // games played at once, and the workers of each level player's search (0: one game per core, the levels' own search)
 }
 
 func (o LabOptions) withDefaults() LabOptions {
@@ -161,7 +161,7 @@ func (h *labHandler) parseRequest(w http.ResponseWriter, r *http.Request) (lab.C
 	if len(req.Rulesets) == 0 || len(req.Rulesets) > h.opts.MaxRulesets {
 		return lab.Config{}, labInvalid("%d rulesets; give 1 to %d", len(req.Rulesets), h.opts.MaxRulesets)
 	}
-	cfg := lab.Config{Games: req.Games, Seed: 1, Workers: h.opts.Workers}
+	cfg := lab.Config{Games: req.Games, Seed: 1, Workers: h.opts.Workers, SearchWorkers: h.opts.Workers}
 	if req.Seed != nil {
 		cfg.Seed = *req.Seed
 	}

@@ -152,9 +152,9 @@ func (s *Server) routes() {
 	s.registerAccounts(m)
 	// The research lab's experiments (lab.go): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach
-	// the lab's handler, which answers 405. One game at a time, so that an
-	// experiment leaves the other cores to the players (a random-player
-	// experiment takes one core; a level player's search may take two).
+	// the lab's handler, which answers 405. An experiment plays one game at
+	// a time and each level player's search on one worker, so it takes one
+	// core and leaves the others to the players.
 	labH := newLabHandler(LabOptions{Workers: 1}, s.log)
 	m.Handle("/api/lab", labH)
 	m.HandleFunc("POST /api/lab", s.jsonOnly(s.limited(s.lab, "lab experiments", false, labH.ServeHTTP)))
