@@ -15,8 +15,12 @@ func TestAccountsBrowser(t *testing.T) {
 	s := newSession(t)
 	ada := s.tab("ada", desktopW, desktopH)
 	// Sign up from the top bar's log-in link.
-	s.run(ada, chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(chromedp.CSS(`.topbar a[href="/login"]`)),
-		chromedp.Click(chromedp.CSS(`.topbar a[href="/login"]`)))
+	// The top bar's account link is redrawn once the page knows who is
+	// logged in, so it is clicked by script once it is there (a node found
+	// before the redraw would be gone).
+	s.run(ada, chromedp.Navigate(s.base+"/"))
+	s.waitJS(ada, `!!document.querySelector('.topbar a[href="/login"]')`, 10*time.Second)
+	s.run(ada, runJS(`document.querySelector('.topbar a[href="/login"]').click()`))
 	s.waitJS(ada, `location.pathname === "/login" && document.querySelector('a[href="/signup"]')`, 10*time.Second)
 	s.run(ada, runJS(`document.querySelector('#login a[href="/signup"]').click()`))
 	s.waitJS(ada, `location.pathname === "/signup" && document.querySelector("#password2")`, 10*time.Second)
