@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,27 +27,17 @@ func TestAccountsBrowser(t *testing.T) {
 	s.waitJS(ada, `location.pathname === "/login" && document.querySelector('a[href="/signup"]')`, 10*time.Second)
 	s.run(ada, runJS(`document.querySelector('#login a[href="/signup"]').click()`))
 	s.waitJS(ada, `location.pathname === "/signup" && document.querySelector("#password2")`, 10*time.Second)
-	s.run(ada,
-		chromedp.SendKeys(chromedp.CSS("#name"), "Ada"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
-		chromedp.SendKeys(chromedp.CSS("#password2"), "a good password"),
-		chromedp.Click(chromedp.CSS(`#signup button[type="submit"]`)))
+	s.fill(ada, `#signup button[type="submit"]`, "#name", "Ada", "#password", "a good password", "#password2", "a good password")
 	s.waitJS(ada, `location.pathname === "/profile/Ada" && document.querySelector("#title").textContent === "Ada" && !document.querySelector("#own-box").classList.contains("hidden")`, 15*time.Second)
 	if sessionInJS := js[bool](s, ada, `document.cookie.includes("matombo_session")`); sessionInJS {
 		t.Error("the session cookie is readable by the page's scripts (not HttpOnly)")
 	}
 	// Log out, and in again with a wrong then the right password.
-	s.run(ada, chromedp.Click(chromedp.ID("#logout")))
+	s.clickThere(ada, "#logout")
 	s.waitJS(ada, `location.pathname === "/login" && !document.querySelector("#login-box").classList.contains("hidden")`, 10*time.Second)
-	s.run(ada,
-		chromedp.SendKeys(chromedp.CSS("#name"), "ada"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a bad password"),
-		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.fill(ada, `#login button[type="submit"]`, "#name", "ada", "#password", "a bad password")
 	s.waitJS(ada, `document.querySelector("#login-error").textContent === "wrong user name or password"`, 15*time.Second)
-	s.run(ada,
-		runJS(`document.querySelector("#password").value = ""`),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
-		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.fill(ada, `#login button[type="submit"]`, "#password", "a good password")
 	s.waitJS(ada, `location.pathname === "/profile/Ada"`, 15*time.Second)
 
 	// A game created from the home page, logged in, is on the profile.
@@ -62,19 +55,15 @@ func TestAccountsBrowser(t *testing.T) {
 	// Another browser, logged in as Ada, plays the game with the
 	// account's seat: no link needed.
 	other := s.tab("ada-elsewhere", desktopW, desktopH)
-	s.run(other, chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#name")),
-		chromedp.SendKeys(chromedp.CSS("#name"), "ada"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
-		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.run(other, chromedp.Navigate(s.base+"/login"))
+	s.fill(other, `#login button[type="submit"]`, "#name", "ada", "#password", "a good password")
 	s.waitJS(other, `location.pathname === "/profile/Ada" && document.querySelector('#games tr[data-game="`+id+`"] button')`, 15*time.Second)
-	s.run(other, chromedp.Click(chromedp.CSS(`#games tr[data-game="`+id+`"] button`)))
+	s.clickThere(other, `#games tr[data-game="`+id+`"] button`)
 	s.waitJS(other, `location.pathname === "/game/`+id+`" && document.querySelector("#mode") && document.querySelector("#mode").textContent === "you play North"`, 15*time.Second)
 	// And the game's own address, opened logged in, seats the account too.
 	third := s.tab("ada-third", desktopW, desktopH)
-	s.run(third, chromedp.Navigate(s.base+"/login"), chromedp.WaitVisible(chromedp.CSS("#name")),
-		chromedp.SendKeys(chromedp.CSS("#name"), "ada"),
-		chromedp.SendKeys(chromedp.CSS("#password"), "a good password"),
-		chromedp.Click(chromedp.CSS(`#login button[type="submit"]`)))
+	s.run(third, chromedp.Navigate(s.base+"/login"))
+	s.fill(third, `#login button[type="submit"]`, "#name", "ada", "#password", "a good password")
 	s.waitJS(third, `location.pathname === "/profile/Ada"`, 15*time.Second)
 	s.run(third, chromedp.Navigate(s.base+"/game/"+id))
 	s.waitJS(third, `document.querySelector("#mode") && document.querySelector("#mode").textContent === "you play North"`, 15*time.Second)
@@ -99,4 +88,30 @@ func contains(s string, words ...string) bool {
 		}
 	}
 	return true
+}
+
+// clickThere clicks the element sel by script once it is there: the
+// account pages redraw parts of themselves when they learn who is logged
+// in, so a node found before a redraw may be gone by the click.
+func (s *session) clickThere(ctx context.Context, sel string) {
+	s.t.Helper()
+	q := strconv.Quote(sel)
+	s.waitJS(ctx, `!!document.querySelector(`+q+`)`, 10*time.Second)
+	s.run(ctx, runJS(`document.querySelector(`+q+`).click()`))
+}
+
+// fill sets the form fields (selector, value, …) by script once they are
+// there, as a person typing would (an input event each), and clicks submit.
+func (s *session) fill(ctx context.Context, submit string, fields ...string) {
+	s.t.Helper()
+	// The page's script handles the form once it has marked it ready.
+	s.waitJS(ctx, `!!document.querySelector(`+strconv.Quote(submit)+`) && document.querySelector(`+strconv.Quote(submit)+`).form.dataset.ready === "true"`, 10*time.Second)
+	var js strings.Builder
+	for i := 0; i+1 < len(fields); i += 2 {
+		q := strconv.Quote(fields[i])
+		s.waitJS(ctx, `!!document.querySelector(`+q+`)`, 10*time.Second)
+		fmt.Fprintf(&js, "{ const e = document.querySelector(%s); e.value = %s; e.dispatchEvent(new Event('input', {bubbles: true})); }\n", q, strconv.Quote(fields[i+1]))
+	}
+	s.run(ctx, runJS(js.String()))
+	s.clickThere(ctx, submit)
 }

@@ -26,6 +26,7 @@ async function submit(e) {
 async function setup() {
   $("#login").addEventListener("submit", submit);
   $("#logout").addEventListener("click", () => logOut().catch((ex) => { $("#logout-error").textContent = ex.message; }));
+  $("#login").dataset.ready = "true"; // the form is handled here from now on (the browser tests wait for it)
   const m = await me().catch(() => null);
   if (m) {
     $("#me-name").textContent = m.name;

@@ -31,3 +31,4 @@ async function submit(e) {
 }
 
 $("#signup").addEventListener("submit", submit);
+$("#signup").dataset.ready = "true"; // the form is handled here from now on (the browser tests wait for it)
