@@ -76,13 +76,7 @@ func newAttacker(base *url.URL, name string, n int) *attacker {
 	a := &attacker{base: base, name: name}
 	ip := net.ParseIP(base.Hostname())
 	for i := range n {
-		d := &net.Dialer{Timeout: 10 * time.Second}
-		if ip != nil && ip.To4() != nil {
-			k := attackBase + 1 + i
-			d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, byte(k>>8), byte(k))}
-		}
-		tr := &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 64, IdleConnTimeout: 30 * time.Second}
-		a.clients = append(a.clients, &http.Client{Transport: tr, Timeout: 60 * time.Second})
+		a.clients = append(a.clients, loopbackClient(ip != nil && ip.To4() != nil, attackBase+1+i, socketsPerAddress, 60*time.Second))
 	}
 	return a
 }

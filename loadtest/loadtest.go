@@ -350,14 +350,21 @@ func newClients(base *url.URL, games int) *clients {
 	}
 	c := &clients{}
 	for i := range n {
-		d := &net.Dialer{Timeout: 10 * time.Second}
-		if n > 1 {
-			d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, byte((i+2)>>8), byte(i+2))}
-		}
-		tr := &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: gamesPerAddress, IdleConnTimeout: 30 * time.Second}
-		c.list = append(c.list, &http.Client{Transport: tr, Timeout: DefaultAckTimeout})
+		c.list = append(c.list, loopbackClient(n > 1, i+2, gamesPerAddress, DefaultAckTimeout))
 	}
 	return c
+}
+
+// loopbackClient returns an HTTP client whose connections come from the
+// loopback source address 127.0.k>>8.k&255 when spread (else the system's
+// choice), keeping maxIdle idle connections and giving up after timeout.
+func loopbackClient(spread bool, k, maxIdle int, timeout time.Duration) *http.Client {
+	d := &net.Dialer{Timeout: 10 * time.Second}
+	if spread {
+		d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, byte(k>>8), byte(k))}
+	}
+	tr := &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: maxIdle, IdleConnTimeout: 30 * time.Second}
+	return &http.Client{Transport: tr, Timeout: timeout}
 }
 
 // forSlot returns the client of game slot i.
