@@ -60,12 +60,8 @@ type RuleFacts = rulefacts.Facts
 // RuleFactsOf returns the rule facts of the game s plays.
 func RuleFactsOf(s *mancala.State) RuleFacts { return rulefacts.Of(s) }
 
-// Board is the board of a view: each row's counts from column 1, and the
-// heads.
-type Board struct {
-	Rows  map[string][]int `json:"rows"`
-	Heads []string         `json:"heads"`
-}
+// Board is the board of a view (rulefacts.Board).
+type Board = rulefacts.Board
 
 // EventView is one step of an action for animation.
 type EventView struct {
@@ -117,24 +113,6 @@ var titles = map[mancala.Game]string{
 	mancala.Choro:       "Choro",
 }
 
-// boardOf returns the rows and heads of s.
-func boardOf(s *mancala.State) Board {
-	n := s.Size()
-	b := Board{Rows: map[string][]int{}, Heads: []string{}}
-	for r := mancala.RowA; r <= mancala.RowD; r++ {
-		counts := make([]int, n)
-		for c := 1; c <= n; c++ {
-			h := mancala.MakeHole(r, c)
-			counts[c-1] = s.Count(h)
-			if s.IsHead(h) {
-				b.Heads = append(b.Heads, h.String())
-			}
-		}
-		b.Rows[r.String()] = counts
-	}
-	return b
-}
-
 // decisionOf names the kind of decision s waits for (mancala.DecisionKind's
 // names); South's choice of the simultaneous Choro opening is "opening" as
 // North's is, though for the engine it starts a turn.
@@ -166,7 +144,7 @@ func positionView(v *GameView, s *mancala.State) {
 	v.Size = s.Size()
 	v.Position = s.Position()
 	v.ToMove = s.ToMove().String()
-	v.Board = boardOf(s)
+	v.Board = rulefacts.BoardOf(s)
 	v.Stones = map[string]int{"S": s.Stones(mancala.South), "N": s.Stones(mancala.North)}
 	v.Legal = legalStrings(s)
 	v.Pending = s.Pending()

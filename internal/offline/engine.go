@@ -91,11 +91,9 @@ type View struct {
 	rulefacts.Facts
 }
 
-// Board is each row's counts from column 1, and the heads.
-type Board struct {
-	Rows  map[string][]int `json:"rows"`
-	Heads []string         `json:"heads"`
-}
+// Board is each row's counts from column 1, and the heads, as in the
+// server's views.
+type Board = rulefacts.Board
 
 // Event is one step of an action, for the board's animation.
 type Event struct {

@@ -10,17 +10,16 @@ import (
 func (e *Engine) view() *View {
 	s := e.rec.State()
 	rec := e.rec.Record()
-	n := s.Size()
 	v := &View{
 		Ruleset:  s.Ruleset().String(),
 		Title:    titles[s.Ruleset().Game],
 		Game:     s.Ruleset().Game.String(),
-		Size:     n,
+		Size:     s.Size(),
 		Level:    e.level,
 		Human:    e.human.String(),
 		Position: s.Position(),
 		ToMove:   s.ToMove().String(),
-		Board:    Board{Rows: map[string][]int{}, Heads: []string{}},
+		Board:    rulefacts.BoardOf(s),
 		Stones:   map[string]int{"S": s.Stones(mancala.South), "N": s.Stones(mancala.North)},
 		Legal:    []string{},
 		Pending:  s.Pending(),
@@ -30,17 +29,6 @@ func (e *Engine) view() *View {
 		Result:   rec.Result.String(),
 		Reason:   s.Outcome().Reason.String(),
 		Facts:    rulefacts.Of(s),
-	}
-	for r := mancala.RowA; r <= mancala.RowD; r++ {
-		counts := make([]int, n)
-		for c := 1; c <= n; c++ {
-			h := mancala.MakeHole(r, c)
-			counts[c-1] = s.Count(h)
-			if s.IsHead(h) {
-				v.Board.Heads = append(v.Board.Heads, h.String())
-			}
-		}
-		v.Board.Rows[r.String()] = counts
 	}
 	start, _ := rec.Start()
 	v.FirstToMove = mancala.South.String()

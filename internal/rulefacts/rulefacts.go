@@ -75,3 +75,28 @@ func Turns(rec *mancala.Record) []Turn {
 	}
 	return out
 }
+
+// Board is the board of a view: each row's counts from column 1, and the
+// heads.
+type Board struct {
+	Rows  map[string][]int `json:"rows"`
+	Heads []string         `json:"heads"`
+}
+
+// BoardOf returns the board of s as the views carry it.
+func BoardOf(s *mancala.State) Board {
+	n := s.Size()
+	b := Board{Rows: map[string][]int{}, Heads: []string{}}
+	for r := mancala.RowA; r <= mancala.RowD; r++ {
+		counts := make([]int, n)
+		for c := 1; c <= n; c++ {
+			h := mancala.MakeHole(r, c)
+			counts[c-1] = s.Count(h)
+			if s.IsHead(h) {
+				b.Heads = append(b.Heads, h.String())
+			}
+		}
+		b.Rows[r.String()] = counts
+	}
+	return b
+}
