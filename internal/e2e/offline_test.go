@@ -89,6 +89,8 @@ func everyPreset(s *session) {
 			s.waitJS(ctx, `!document.body.dataset.status || `+offlineState+` !== "wait"`, 60*time.Second)
 			if js[bool](s, ctx, `document.querySelector("#setup").classList.contains("hidden")`) {
 				s.run(ctx, chromedp.Click(chromedp.ID("#new-game")))
+				// The form opens at once, even while the ended game goes to the archive.
+				s.waitJS(ctx, `!document.querySelector("#setup").classList.contains("hidden")`, 5*time.Second)
 			}
 			s.run(ctx,
 				chromedp.SetValue(chromedp.CSS("#ruleset"), rs),

@@ -203,13 +203,15 @@ async function show(ans) {
     if (sows.length) last = { from: sows[0].from, to: sows[sows.length - 1].to };
   }
   draw(last);
-  if (view.status === "over") await finished();
+  if (view.status === "over") finished();
 }
 
-async function finished() {
+// finished keeps the ended game's record and sends it to the archive in
+// the background: the page stays free (a new game can start) while it goes.
+function finished() {
   save(view);
   body.status = "over";
-  await sync();
+  sync().catch((err) => { $("#sync-status").textContent = `Not added yet: ${err.message}`; });
 }
 
 function mine() {
@@ -316,7 +318,7 @@ async function resign() {
     busy = false;
   }
   draw(null);
-  await finished();
+  finished();
 }
 
 async function newGame() {
