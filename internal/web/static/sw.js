@@ -31,6 +31,7 @@ const PRECACHE = [
   "/static/js/movelist.js",
   "/static/js/ui.js",
   "/static/js/i18n.js",
+  "/static/js/langmenu.js",
 ];
 
 // NETWORK_WAIT is how long a fetch may take before the cached copy answers.
