@@ -7,9 +7,13 @@
  * shows in a translated frame (code "engine").
  */
 export class EngineError extends Error {
-  constructor(message) {
+  constructor(message, key = "", vars = {}) {
     super(message);
     this.code = "engine";
+    if (key) {
+      this.key = key; // said in the page's language by this catalog key
+      this.vars = vars;
+    }
   }
 }
 
@@ -30,7 +34,7 @@ export class Engine {
     };
     this.worker.onerror = (e) => {
       e.preventDefault();
-      for (const w of this.waiting.values()) w.reject(new EngineError(`the engine's worker failed: ${e.message || "unknown error"}`));
+      for (const w of this.waiting.values()) w.reject(new EngineError(e.message || "", "offline.worker_failed", { error: e.message || "" }));
       this.waiting.clear();
     };
   }

@@ -5,7 +5,7 @@
 // (400, 413) is kept, marked with the server's reason, and not sent again.
 
 import { post } from "./http.js";
-import { errorText } from "./ui.js";
+import { TextError, errorText } from "./ui.js";
 
 const PENDING = "matombo.offline.pending";
 const SYNCED = "matombo.offline.synced";
@@ -32,7 +32,7 @@ function read(key) {
 
 function write(key, list) {
   const s = storage();
-  if (!s) throw new Error("this browser keeps no local storage: the game cannot be saved");
+  if (!s) throw new TextError("offline.no_storage");
   s.setItem(key, JSON.stringify(list));
 }
 

@@ -17,7 +17,7 @@ const SPEED_KEY = "matombo.offline.speed";
 const LAST_KEY = "matombo.offline.last";
 
 const engine = new Engine();
-const board = new Board($("#board"), { label: "Board", onPick: (hole) => pickHole(hole) });
+const board = new Board($("#board"), { label: t("board.label"), onPick: (hole) => pickHole(hole) });
 const body = document.body.dataset;
 const timings = []; // ms per computer decision, as the engine measured them
 
