@@ -22,6 +22,7 @@
 //	/join/{id}/{code}       join.html            an invite link: joins the game, then opens /game/{id}
 //	/replay/{id}            replay.html          replay of a stored game (?ply=N)
 //	/position               position.html        position viewer (?ruleset=...&pos=...)
+//	/editor                 editor.html          board editor (?ruleset=...&pos=...): set up, check, play, share
 //	/archive                archive.html         stored games, import and export
 //	/rules/tsoro            rules/tsoro.html     rules pages with a demo board
 //	/rules/nsolo            rules/nsolo.html
@@ -96,6 +97,7 @@ func Pages() []Page {
 		{Route: "/join/{id}/{code}", File: "join.html"},
 		{Route: "/replay/{id}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
+		{Route: "/editor", File: "editor.html", Nav: "/editor"},
 		{Route: "/archive", File: "archive.html", Nav: "/archive"},
 		{Route: "/lab", File: "lab.html", Nav: "/lab"},
 		{Route: "/rules/tsoro", File: "rules/tsoro.html", Nav: "/rules/tsoro"},
@@ -137,6 +139,7 @@ func Menu() []Link {
 		{Href: "/rules/tsoro", Label: "Tsoro"},
 		{Href: "/rules/nsolo", Label: "Nsolo"},
 		{Href: "/rules/choro", Label: "Choro"},
+		{Href: "/editor", Label: "Editor"},
 		{Href: "/lab", Label: "Lab"},
 		{Href: "/leaderboard", Label: "Ratings"},
 		{Href: "/login", Label: "Log in"},
