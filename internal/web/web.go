@@ -23,6 +23,7 @@
 //	/replay/{id}            replay.html          replay of a stored game (?ply=N)
 //	/position               position.html        position viewer (?ruleset=...&pos=...)
 //	/editor                 editor.html          board editor (?ruleset=...&pos=...): set up, check, play, share
+//	/notation               notation.html        the notation explained, with examples checked by the engine
 //	/archive                archive.html         stored games, import and export
 //	/rules/tsoro            rules/tsoro.html     rules pages with a demo board
 //	/rules/nsolo            rules/nsolo.html
@@ -111,6 +112,7 @@ func Pages() []Page {
 		{Route: "/replay/{id}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
 		{Route: "/editor", File: "editor.html", Nav: "/editor"},
+		{Route: "/notation", File: "notation.html"},
 		{Route: "/archive", File: "archive.html", Nav: "/archive"},
 		{Route: "/lab", File: "lab.html", Nav: "/lab"},
 		{Route: "/rules/tsoro", File: "rules/tsoro.html", Nav: "/rules/tsoro"},

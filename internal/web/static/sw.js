@@ -29,6 +29,7 @@ const PRECACHE = [
   "/static/js/geom.js",
   "/static/js/lockstep.js",
   "/static/js/movelist.js",
+  "/static/js/i18n.js",
   "/static/js/ui.js",
 ];
 

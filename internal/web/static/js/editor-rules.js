@@ -5,7 +5,7 @@
 // ruleset is valid is the engine's to say (the page checks it).
 
 import { h } from "./ui.js";
-import { t } from "./editor-text.js";
+import { t } from "./i18n.js";
 
 /** splitRuleset reads "name key=value …" into {name, opts}, without judging it. */
 export function splitRuleset(text) {

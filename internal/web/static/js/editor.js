@@ -10,7 +10,7 @@ import { get, post } from "./http.js";
 import { EditorBoard } from "./editor-board.js";
 import { edit, emptied, fromText, toText } from "./editor-model.js";
 import { RulesPicker } from "./editor-rules.js";
-import { t } from "./editor-text.js";
+import { t } from "./i18n.js";
 import { sideName, sortActions } from "./geom.js";
 import { openCreated, saveSetting, setting } from "./storage.js";
 import { $, copyText, h } from "./ui.js";
