@@ -4,8 +4,8 @@
 // an empty South cell. The simultaneous Choro opening takes a row alone.
 
 import { sideName } from "./geom.js";
-import { t } from "./i18n.js";
 import { h } from "./ui.js";
+import { t } from "./i18n.js";
 
 /** notationLink puts a small link to the notation page (/notation) after the move list box, once. */
 function notationLink(box) {
@@ -54,7 +54,7 @@ export function renderMoves(box, turns, { current = turns.length - 1, first = "S
   notationLink(box);
   moves = moves || [];
   if (!moves.length) {
-    box.appendChild(h("p", { class: "muted small" }, empty || `No moves yet. ${sideName(first) || "South"} moves first.`));
+    box.appendChild(h("p", { class: "muted small" }, empty || t("moves.none", { side: sideName(first) || sideName("S") })));
     return;
   }
   const body = h("tbody");
@@ -85,7 +85,7 @@ export function renderMoves(box, turns, { current = turns.length - 1, first = "S
     }
     body.appendChild(tr);
   }
-  box.appendChild(h("table", { "aria-label": "Moves" }, h("thead", { class: "sr-only" }, h("tr", {}, h("th", {}, "Turn"), h("th", {}, "South"), h("th", {}, "North"))), body));
+  box.appendChild(h("table", { "aria-label": t("moves.title") }, h("thead", { class: "sr-only" }, h("tr", {}, h("th", {}, t("moves.turn")), h("th", {}, sideName("S")), h("th", {}, sideName("N")))), body));
   const cur = box.querySelector("td.last");
   if (cur) {
     const top = cur.offsetTop - box.clientHeight / 2;
