@@ -13,7 +13,7 @@ import { RulesPicker } from "./editor-rules.js";
 import { t } from "./i18n.js";
 import { sideName, sortActions } from "./geom.js";
 import { openCreated, saveSetting, setting } from "./storage.js";
-import { $, copyText, h } from "./ui.js";
+import { $, copyText, errorText, h } from "./ui.js";
 
 const DEFAULT_RULESET = "tsoro size=8";
 
@@ -72,7 +72,7 @@ async function validate() {
   try {
     c = await checkOf(ed.ruleset, text);
   } catch (err) {
-    c = { valid: false, field: "network", error: err.message };
+    c = { valid: false, field: "network", error: errorText(err) };
   }
   if (seq !== ed.seq) return;
   delete document.body.dataset.checking;
@@ -104,7 +104,7 @@ function showVerdict(c) {
     badge.className = "badge live";
     box.append(h("div", { class: "text", id: "e-ok" },
       h("b", {}, t("editor.valid")), " ",
-      t("editor.legal", { side: sideName(v.to_move), actions: sortActions(v.legal || []).join(" ") }),
+      h("span", { class: "legal-list" }, t("editor.legal", { side: sideName(v.to_move), actions: sortActions(v.legal || []).join(" ") })),
       h("div", { class: "muted small" }, t("editor.counts", { south: v.stones.S, north: v.stones.N }))));
   }
   const playable = c.valid && v.status !== "over";
@@ -130,7 +130,7 @@ async function setRuleset(rs, { keep = true } = {}) {
   try {
     c = await checkOf(rs, "");
   } catch (err) {
-    showVerdict({ valid: false, field: "network", error: err.message });
+    showVerdict({ valid: false, field: "network", error: errorText(err) });
     return;
   }
   if (rs !== ed.ruleset) return; // another choice since
@@ -233,7 +233,7 @@ async function play(e) {
   try {
     openCreated(await post("/api/games", body));
   } catch (ex) {
-    err.textContent = ex.message;
+    err.textContent = errorText(ex);
     $("#e-play").disabled = false;
   }
 }
@@ -248,7 +248,7 @@ async function setup() {
   try {
     presets = (await get("/api/rulesets")).presets || [];
   } catch (err) {
-    showVerdict({ valid: false, field: "network", error: err.message });
+    showVerdict({ valid: false, field: "network", error: errorText(err) });
     return;
   }
   ed.picker = new RulesPicker($("#rules"), presets, (rs) => setRuleset(rs));
