@@ -32,6 +32,8 @@ var sameInEveryLanguage = []*regexp.Regexp{
 	regexp.MustCompile(`\b(tsoro|nsolo|choro|misoro-tsoro|musoro-tsoro)\b`),
 	regexp.MustCompile(`\b[a-z]+=[a-z0-9:]+\b`),
 	regexp.MustCompile(`\[(Ruleset|Result) "[^"]*"\]`),
+	regexp.MustCompile(`[0-9*,]+(/[0-9*,]+){3} [SN]( opening)?`), // a position
+
 	regexp.MustCompile(`\bstop\b`),
 }
 
