@@ -30,6 +30,15 @@ func (s *session) editorSettled(ctx context.Context) {
 	s.waitJS(ctx, `document.body.dataset.ready && !document.body.dataset.checking && document.body.dataset.checked === document.querySelector("#e-pos").value`, 10*time.Second)
 }
 
+// notWider fails when the page sticks out sideways on a phone (only the
+// board's own scroller may).
+func (s *session) notWider(ctx context.Context, name string) {
+	s.t.Helper()
+	if js[bool](s, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+		s.t.Errorf("%s on a phone: the page is wider than the screen", name)
+	}
+}
+
 // editorTap taps a hole of the editor's board.
 func (s *session) editorTap(ctx context.Context, holes ...string) {
 	s.t.Helper()
@@ -64,6 +73,7 @@ func editorSetUpAndPlay(s *session) {
 	if layout := js[string](s, ctx, `document.querySelector("#board svg").dataset.layout`); layout != "portrait" {
 		t.Errorf("on a phone held upright the editor's board is drawn %s", layout)
 	}
+	s.notWider(ctx, "the editor")
 
 	// An empty board has none of the ruleset's heads: the engine says so,
 	// in its own words, and nothing can be played or analysed.
@@ -204,7 +214,16 @@ func notationLinks(s *session) {
 	if got := s.text(ctx, "#ex-b2-picks .ex-pos code"); got != js[string](s, ctx, `document.querySelector("#ex-b2-picks").dataset.after`) {
 		t.Errorf("after b2,xd4,xc7 the page shows %q", got)
 	}
+	s.notWider(ctx, "the notation page")
 	s.shot(ctx, "notation-phone")
+	// Every size: Nsolo's 4x36 in the editor, upright, with its long verdict.
+	s.run(ctx, chromedp.Navigate(s.base+"/editor?ruleset="+url.QueryEscape("nsolo size=36")))
+	s.editorSettled(ctx)
+	if n := js[int](s, ctx, `document.querySelectorAll("#board g.hole").length`); n != 4*36 || js[string](s, ctx, `document.body.dataset.valid`) != "yes" {
+		t.Errorf("the nsolo size=36 editor draws %d holes, valid %s", n, js[string](s, ctx, `document.body.dataset.valid`))
+	}
+	s.notWider(ctx, "the editor of nsolo size=36")
+	s.shot(ctx, "editor-nsolo36-phone")
 	s.run(ctx, chromedp.Navigate(s.base+"/archive"))
 	s.waitJS(ctx, `document.querySelector('#import-title ~ p a[href="/notation#records"]')`, 10*time.Second)
 	id, _ := s.playLocal("tsoro size=6", 2)
