@@ -224,6 +224,16 @@ func notationLinks(s *session) {
 	}
 	s.notWider(ctx, "the editor of nsolo size=36")
 	s.shot(ctx, "editor-nsolo36-phone")
+	// The position viewer opens its position in the editor.
+	pos := "2*,2*,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2*,2* N"
+	s.run(ctx, chromedp.Navigate(s.base+"/position?"+url.Values{"ruleset": {"tsoro size=6"}, "pos": {pos}}.Encode()))
+	s.waitJS(ctx, `document.querySelector("#edit-link")`, 10*time.Second)
+	s.run(ctx, runJS(`document.querySelector("#edit-link").click()`))
+	s.waitJS(ctx, `location.pathname === "/editor"`, 10*time.Second)
+	s.editorSettled(ctx)
+	if got := js[string](s, ctx, `document.querySelector("#e-pos").value`); got != pos || js[string](s, ctx, `document.body.dataset.valid`) != "yes" || !js[bool](s, ctx, `document.querySelector("#e-side-N").checked`) {
+		t.Errorf("the viewer's edit link opens %q in the editor, want %q with North to move", got, pos)
+	}
 	s.run(ctx, chromedp.Navigate(s.base+"/archive"))
 	s.waitJS(ctx, `document.querySelector('#import-title ~ p a[href="/notation#records"]')`, 10*time.Second)
 	id, _ := s.playLocal("tsoro size=6", 2)
