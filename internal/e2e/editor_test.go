@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestEditor sets up a position in the board editor on a phone, by taps
@@ -175,9 +176,24 @@ func editorChoroOpening(s *session) {
 	if n := js[int](s, ctx, `document.querySelectorAll("#board .special-mark:not(.hidden)").length`); n != 4 {
 		t.Errorf("%d special holes marked, want 4", n)
 	}
+	// By keyboard alone: Tab from the tools reaches the board, an arrow
+	// moves along it, Enter applies the tool (add a stone).
+	s.run(ctx, runJS(`document.querySelector('[data-tool="head"]').focus()`), chromedp.KeyEvent(kb.Tab))
+	if f := js[string](s, ctx, `document.activeElement.dataset.hole || ""`); f != "d1" {
+		t.Fatalf("Tab after the tools focuses %q, want the hole d1", f)
+	}
+	s.run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter))
+	s.editorSettled(ctx)
+	if got := js[string](s, ctx, `document.querySelector("#e-pos").value`); !strings.HasPrefix(got, "2,3,2,") {
+		t.Fatalf("ArrowRight and Enter from d1 should add a stone to d2; the position is %q", got)
+	}
+	s.run(ctx, chromedp.KeyEvent("-"))
 	s.run(ctx, chromedp.Click(chromedp.CSS("#e-side-N")))
 	s.editorSettled(ctx)
 	pos := js[string](s, ctx, `document.querySelector("#e-pos").value`)
+	if !strings.HasPrefix(pos, "2,2,2,") {
+		t.Fatalf("the key - on d2 should take the stone back; the position is %q", pos)
+	}
 	if !strings.HasSuffix(pos, " N opening") || js[string](s, ctx, `document.body.dataset.valid`) != "no" {
 		t.Fatalf("North to move before the simultaneous opening: %q valid %s", pos, js[string](s, ctx, `document.body.dataset.valid`))
 	}
