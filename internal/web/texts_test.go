@@ -352,3 +352,62 @@ function f(box, n, hole) {
 		}
 	}
 }
+
+// scriptKeys returns the keys a module formats, t("key"), and the
+// prefixes it builds keys from, t(`prefix.${...}`), read from its tokens
+// (comments aside).
+func scriptKeys(src string) (keys, prefixes []string) {
+	toks := jsTokens(src)
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].kind != tokName || toks[i].text != "t" || toks[i+1].text != "(" || (i > 0 && toks[i-1].text == ".") {
+			continue
+		}
+		switch a := toks[i+2]; {
+		case a.kind == tokString:
+			keys = append(keys, a.text)
+		case a.kind == tokTemplate && i+3 < len(toks) && toks[i+3].text == "${":
+			prefixes = append(prefixes, a.text)
+		}
+	}
+	return keys, prefixes
+}
+
+// TestScriptKeysEmbedded: every key a module formats, and every prefix it
+// builds keys from, is in the catalog the pages embed for the scripts
+// (not one the shells alone write, see ShellOnly), and each literal key
+// is in en.json.
+func TestScriptKeysEmbedded(t *testing.T) {
+	cats, err := Catalogs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := cats.Source()
+	mods, err := fs.Glob(FS, "js/*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, file := range mods {
+		b, err := fs.ReadFile(FS, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, prefixes := scriptKeys(string(b))
+		n += len(keys) + len(prefixes)
+		for _, key := range keys {
+			if ShellOnly(key) {
+				t.Errorf("%s formats %s, a key only the shells get; rename it", file, key)
+			} else if _, ok := src.Forms(key); !ok {
+				t.Errorf("%s formats %s, which en.json lacks", file, key)
+			}
+		}
+		for _, prefix := range prefixes {
+			if ShellOnly(prefix + "x") {
+				t.Errorf("%s builds keys from %s, which only the shells get", file, prefix)
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("found only %d keys formatted in the modules; the pattern no longer matches them", n)
+	}
+}

@@ -188,6 +188,36 @@ type ScriptCatalog struct {
 	Messages map[string]any `json:"messages"`
 }
 
+// ShellOnly reports whether the message key is written into the HTML by
+// the shells alone, so that the pages' scripts never format it: the keys
+// ending in "_html" (markup) and the rules pages' paragraphs
+// (rules.tsoro.*, rules.nsolo.*, rules.choro.*; the demos' rules.demo.*
+// are the scripts'). The pages embed the catalog without them, a third of
+// its bytes.
+func ShellOnly(key string) bool {
+	if strings.HasSuffix(key, "_html") {
+		return true
+	}
+	for _, p := range []string{"rules.tsoro.", "rules.nsolo.", "rules.choro."} {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScriptMessages returns c's messages for the pages' scripts: every one
+// but the ShellOnly keys.
+func ScriptMessages(c *i18n.Catalog) map[string]any {
+	out := c.Messages()
+	for k := range out {
+		if ShellOnly(k) {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
 // Catalogs returns the message catalogs of static/i18n.
 func Catalogs() (*i18n.Set, error) { return i18n.Load(FS, "i18n") }
 
@@ -254,7 +284,7 @@ func render(base *template.Template, cats *i18n.Set, c *i18n.Catalog, file, nav 
 			return nil, fmt.Errorf("web: %s calls %s %d times, want exactly once", file, call, n)
 		}
 	}
-	data := PageData{Menu: Menu(), Lang: c.Lang(), I18n: ScriptCatalog{Lang: c.Lang(), Messages: c.Messages()}}
+	data := PageData{Menu: Menu(), Lang: c.Lang(), I18n: ScriptCatalog{Lang: c.Lang(), Messages: ScriptMessages(c)}}
 	for _, other := range cats.All() {
 		data.Languages = append(data.Languages, other.Meta)
 	}
