@@ -7,7 +7,7 @@
 import { get } from "./http.js";
 import { Board } from "./board.js";
 import { actionHole, sideName, sortActions, stones } from "./geom.js";
-import { $, copyText, errorText, h } from "./ui.js";
+import { $, copyText, errorText, h, resultText } from "./ui.js";
 import { t } from "./i18n.js";
 
 // DECISIONS names the decisions of a turn for people.
@@ -77,7 +77,7 @@ async function setup() {
   $("#to-move").textContent = v.status === "over" ? t("position.over") : t("home.from.to_move", { side: sideName(v.to_move) });
   seats(v, v.status === "over" ? "" : v.to_move);
   info.append(h("div", { class: "text" },
-    v.status === "over" ? t("position.game_over", { result: v.result === "draw" ? t("result.draw") : t("result.side_wins", { side: sideName(v.result) }), reason: v.reason }) : t("position.legal", { actions: sortActions(v.legal || []).join(" ") || t("position.legal_none") }),
+    v.status === "over" ? t("position.game_over", resultText(v.result, v.reason)) : t("position.legal", { actions: sortActions(v.legal || []).join(" ") || t("position.legal_none") }),
     v.pending ? h("div", { class: "muted small" }, v.pending) : null),
     v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("position.play")),
     h("a", { class: "btn", id: "edit-link", href: `/editor?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("position.edit")));

@@ -2,7 +2,7 @@
 
 import { TextError, sideName } from "./geom.js";
 export { TextError };
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 /** h builds an element: h("a", {href: "/"}, "text", child...). */
 export function h(tag, attrs = {}, ...children) {
@@ -103,7 +103,12 @@ export function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso);
-  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  // In the page's language; a browser without its locale data falls back to its own.
+  try {
+    return d.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+  } catch {
+    return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  }
 }
 
 /** pageId returns the last path segment (the game id of /game/{id}, /replay/{id}). */
