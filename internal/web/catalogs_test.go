@@ -1,6 +1,9 @@
 package web
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"sort"
@@ -116,6 +119,32 @@ func TestCatalogsSayWhoChecked(t *testing.T) {
 		marked := strings.Contains(opt[1], cats.Get("sn").T("lang.unchecked"))
 		if marked == c.Meta.Checked {
 			t.Errorf("the language menu's option for %s is %q: checked %v, marked as unchecked %v", c.Lang(), opt[1], c.Meta.Checked, marked)
+		}
+	}
+}
+
+// TestManifestInLanguage: the web app manifest is served in the language
+// the pages are, with its lang, name and description from the catalog.
+func TestManifestInLanguage(t *testing.T) {
+	cats, err := Catalogs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Handler()
+	for _, c := range cats.All() {
+		req := httptest.NewRequest("GET", "/manifest.webmanifest", nil)
+		req.AddCookie(&http.Cookie{Name: LangCookie, Value: c.Lang()})
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var m struct{ Name, Description, Lang, StartURL string }
+		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil || rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d %v", c.Lang(), rec.Code, err)
+		}
+		if m.Lang != c.Lang() || m.Name != c.T("manifest.name") || m.Description != c.T("offline.meta") {
+			t.Errorf("%s: manifest %+v", c.Lang(), m)
+		}
+		if ct := rec.Header().Get("Content-Type"); ct != "application/manifest+json" {
+			t.Errorf("%s: Content-Type %q", c.Lang(), ct)
 		}
 	}
 }

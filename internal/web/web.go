@@ -30,7 +30,7 @@
 //	/rules/choro            rules/choro.html
 //	/offline                offline.html         play the computer in the browser, with or without a connection
 //	/sw.js                  sw.js                the service worker (it must be served from / to control every page)
-//	/manifest.webmanifest   manifest.webmanifest the web app manifest
+//	/manifest.webmanifest   manifest.webmanifest the web app manifest (its name and description in the page's language)
 //	/leaderboard            leaderboard.html     the ratings of a preset (?ruleset=)
 //	/login                  login.html           log in (an optional account), or log out
 //	/signup                 signup.html          create an account
@@ -347,6 +347,11 @@ func shells() shellSet {
 			}
 			out.pages[c.Lang()][pg.File] = data
 		}
+		m, err := Manifest(c)
+		if err != nil {
+			panic(err)
+		}
+		out.pages[c.Lang()][manifestFile] = m
 	}
 	return out
 }
@@ -404,6 +409,10 @@ func Handler() http.Handler {
 		if err != nil {
 			// The root files are embedded and checked by the tests.
 			panic("web: " + err.Error())
+		}
+		if name == manifestFile { // said in the page's language, like the pages
+			mux.HandleFunc("GET "+route, page(name, http.StatusOK))
+			continue
 		}
 		mux.HandleFunc("GET "+route, func(w http.ResponseWriter, r *http.Request) {
 			serve(w, r, name, data, http.StatusOK, started)
