@@ -11,7 +11,7 @@ import { directionChoices, directionHint } from "./choro.js";
 import { describeLockstep, isLockstep } from "./lockstep.js";
 import { renderMoves } from "./movelist.js";
 import { PassScreen, emptyText, openingInfo, openingMoves, openingPrompt } from "./opening.js";
-import { $, copyText, errorText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
+import { $, copyText, errorText, fail, h, pageId, pendingText, playerText, resultText, toast } from "./ui.js";
 import { t } from "./i18n.js";
 
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -394,7 +394,7 @@ class GamePage {
       if (moverP && moverP.kind === "ai") text = t("game.prompt.thinking", { side: mover, player: playerText(moverP) });
       else if (v.mode === "friend" && !(v.seated || {})[v.to_move]) text = t("game.prompt.seat_open", { side: mover });
       else if (v.you) text = t("game.prompt.waiting", { side: mover });
-      box.append(h("div", { class: "text" }, text, v.pending ? h("div", { class: "muted small" }, v.pending) : null));
+      box.append(h("div", { class: "text" }, text, v.pending ? h("div", { class: "muted small" }, pendingText(v)) : null));
       return;
     }
     box.classList.add("active");
@@ -438,7 +438,7 @@ class GamePage {
       }
     }
     // A Choro mid-turn prompt already names every choice the server's pending line lists.
-    const pending = v.decision === "direction" ? "" : v.pending;
+    const pending = v.decision === "direction" ? "" : pendingText(v);
     box.append(h("div", { class: "text" }, h("b", {}, text), pending ? h("div", { class: "muted small" }, pending) : null), ...buttons);
   }
 
@@ -672,7 +672,7 @@ export function refusal(v, hole, mayAct, seated) {
       return n === 0 ? t("refuse.empty", { hole }) : t("refuse.take_not_now", { hole });
     case "head":
     case "direction":
-      return t("refuse.answer_first", { pending: v.pending });
+      return t("refuse.answer_first", { pending: pendingText(v) });
   }
   if (!mine) return t("refuse.theirs", { hole, side: opp });
   if (n === 0) return t("refuse.empty", { hole });

@@ -6,7 +6,7 @@
 import { Board, SPEEDS } from "./board.js";
 import { groupTurns, parsePosition, sideName } from "./geom.js";
 import { describeAny } from "./lockstep.js";
-import { h } from "./ui.js";
+import { h, pendingText } from "./ui.js";
 import { t } from "./i18n.js";
 
 /**
@@ -171,7 +171,7 @@ export class Player {
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
       text = t("player.action", { side: sideName(a.by), action: a.action, events: describeAny(this.data, a.events) || t("player.no_stones_move") });
-      if (!a.turn_end && a.pending) text += " " + t("player.mid_turn", { side: sideName(a.by), pending: a.pending });
+      if (!a.turn_end && a.pending) text += " " + t("player.mid_turn", { side: sideName(a.by), pending: pendingText(a) });
     }
     const extra = this.opts.caption ? this.opts.caption(this.ply, this.ply > 0 ? this.data.actions[this.ply - 1] : null) : "";
     this.caption.textContent = "";

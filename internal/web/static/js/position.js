@@ -7,7 +7,7 @@
 import { get } from "./http.js";
 import { Board } from "./board.js";
 import { actionHole, sideName, sortActions, stones } from "./geom.js";
-import { $, copyText, errorText, h, resultText } from "./ui.js";
+import { $, copyText, errorText, h, pendingText, resultText } from "./ui.js";
 import { t } from "./i18n.js";
 
 // DECISIONS names the decisions of a turn for people.
@@ -64,7 +64,7 @@ async function setup() {
     seats(v, side);
     info.append(h("div", { class: "text" },
       h("b", {}, t("position.mid.title", { side: sideName(side) })), " ",
-      t("position.mid.due", { decision: DECISIONS.includes(mid.step.decision) ? t(`position.decision.${mid.step.decision}`) : mid.step.decision, side: sideName(side), pending: mid.step.pending }),
+      t("position.mid.due", { decision: DECISIONS.includes(mid.step.decision) ? t(`position.decision.${mid.step.decision}`) : mid.step.decision, side: sideName(side), pending: pendingText(mid.step) }),
       mid.next && mid.next.by === side ? h("div", { class: "muted small" }, t("position.mid.played", { side: sideName(side), action: mid.next.action })) : null,
       h("div", { class: "muted small", id: "play-reason" }, t("position.mid.cannot"), " ",
         h("a", { href: replayAt }, t("position.mid.step_on")), " ", t("position.mid.to_end"))),
@@ -78,7 +78,7 @@ async function setup() {
   seats(v, v.status === "over" ? "" : v.to_move);
   info.append(h("div", { class: "text" },
     v.status === "over" ? t("position.game_over", resultText(v.result, v.reason)) : t("position.legal", { actions: sortActions(v.legal || []).join(" ") || t("position.legal_none") }),
-    v.pending ? h("div", { class: "muted small" }, v.pending) : null),
+    v.pending ? h("div", { class: "muted small" }, pendingText(v)) : null),
     v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("position.play")),
     h("a", { class: "btn", id: "edit-link", href: `/editor?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("position.edit")));
 }

@@ -81,6 +81,23 @@ function reasonText(reason, result) {
   }
 }
 
+/**
+ * pendingText says what a decision in the middle of a turn asks (the view's
+ * or a replay step's decision, legal actions and pending line) in the
+ * page's language where the view says it in typed fields: a head's relay
+ * or stop, naming a head, North's opening. Otherwise (picks and removals,
+ * whose count only the engine's sentence gives, and Choro's laps, which the
+ * prompt words itself) it is the engine's own line.
+ */
+export function pendingText(v) {
+  if (!v || !v.pending) return "";
+  const head = (v.legal || []).find((a) => a !== "stop");
+  if (v.decision === "head" && head) return t("pending.head", { hole: head });
+  if (v.decision === "setup") return t("pending.setup");
+  if (v.decision === "opening") return t("pending.opening_north");
+  return v.pending;
+}
+
 /** givenName is the name a human player gave, or "" for the default side names. */
 export function givenName(p) {
   if (!p || p.kind !== "human" || !p.name || p.name === "South" || p.name === "North") return "";
