@@ -313,3 +313,11 @@ func firstToMove(pos string) string {
 }
 
 func sideName(i int) string { return mancala.Player(i).String() }
+
+// StateView returns a view of the game s as it stands, mid-turn included:
+// the board of a puzzle being played.
+func StateView(s *mancala.State) *GameView {
+	v := &GameView{Turns: [][]string{}, Moves: []TurnView{}, Players: map[string]Player{}, Seated: map[string]bool{}}
+	positionView(v, s)
+	return v
+}

@@ -94,6 +94,7 @@ type Server struct {
 	sockets sync.WaitGroup // the WebSocket handlers running
 	metrics metrics        // what /metrics reports
 	accts   *accountRoutes // the accounts' service and limits (accounts.go)
+	puzzles *puzzleRoutes  // the shipped puzzles and their provers (puzzles.go)
 	// metricsToken, if set, is the bearer token /metrics asks for.
 	metricsToken string
 	// pingEvery and pingTimeout pace the pings that find dead sockets.
@@ -121,6 +122,10 @@ func New(svc *app.Service, o Options) *Server {
 	}
 	s.metrics.start = time.Now()
 	s.accts = newAccountRoutes(svc, o)
+	s.puzzles = newPuzzleRoutes()
+	if err := s.puzzles.err; err != nil {
+		log.Warn("some puzzles are not served", "err", err)
+	}
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
@@ -150,6 +155,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
 	s.registerAccounts(m)
+	s.registerPuzzles(m)
 	// The research lab's experiments (lab.go): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach
 	// the lab's handler, which answers 405. An experiment plays one game at

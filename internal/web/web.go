@@ -33,6 +33,7 @@
 //	/login                  login.html           log in (an optional account), or log out
 //	/signup                 signup.html          create an account
 //	/profile/{name}         profile.html         a player's ratings, results and games
+//	/puzzles                puzzles.html         puzzles: find the one winning move (?preset=&id=)
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
 // Any other path is answered 404 with the notfound.html shell. Handler
@@ -106,6 +107,7 @@ func Pages() []Page {
 		{Route: "/login", File: "login.html", Nav: "/login"},
 		{Route: "/signup", File: "signup.html"},
 		{Route: "/profile/{name}", File: "profile.html"},
+		{Route: "/puzzles", File: "puzzles.html", Nav: "/puzzles"},
 	}
 }
 
@@ -137,6 +139,7 @@ func Menu() []Link {
 		{Href: "/rules/tsoro", Label: "Tsoro"},
 		{Href: "/rules/nsolo", Label: "Nsolo"},
 		{Href: "/rules/choro", Label: "Choro"},
+		{Href: "/puzzles", Label: "Puzzles"},
 		{Href: "/lab", Label: "Lab"},
 		{Href: "/leaderboard", Label: "Ratings"},
 		{Href: "/login", Label: "Log in"},

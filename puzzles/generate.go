@@ -1,0 +1,283 @@
+package puzzles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"matombo/mancala"
+	"matombo/search"
+)
+
+// GenerateConfig configures the search for puzzles of one preset.
+type GenerateConfig struct {
+	Want    int    // puzzles to find
+	Games   int    // the most self-play games to play
+	Seed    uint64 // seeds the games
+	Budget  int    // solver nodes per action's proof (0: DefaultBudget)
+	Play    int    // the level of both players of the self-play games (1 to 7)
+	Opening int    // random turns at the start of each game, for variety
+	PerGame int    // the most puzzles taken from one game
+	Spacing int    // the fewest turns between two turn starts of a game tried
+	// Branch also tries, at each turn start tried, the turn starts one
+	// turn off the game's path: after each other first action.
+	Branch  bool
+	MaxLine int // the longest main line, in decisions
+	// MaxStones, when above 0, skips the turn starts with more stones on
+	// the board: on a large board the solver proves only endgames.
+	MaxStones int
+	// MaxSide, when above 0, skips the turn starts where both sides have
+	// more stones: in Choro, where no stone leaves the board, a side low on
+	// stones is where the game is decided.
+	MaxSide int
+	// MaxNodes bounds the nodes of all the first actions' proofs together,
+	// so that verifying the shipped puzzles stays quick.
+	MaxNodes int
+	// Append, when set, is a set of the same preset and budget whose
+	// puzzles are kept: the new ones are added after them, none twice.
+	Append *Set
+	// Found, when set, is called with the set so far after each new puzzle,
+	// so that a long run can be saved as it goes.
+	Found func(*Set)
+}
+
+// DefaultGenerate is the configuration the shipped puzzles were made with.
+func DefaultGenerate() GenerateConfig {
+	return GenerateConfig{Want: 320, Games: 4000, Seed: 1, Budget: DefaultBudget, Play: 3, Opening: 4, PerGame: 6, Spacing: 6, Branch: true, MaxStones: 16, MaxLine: 40, MaxNodes: 150_000}
+}
+
+// Validate reports whether cfg is usable.
+func (cfg GenerateConfig) Validate() error {
+	switch {
+	case cfg.Want < 1:
+		return fmt.Errorf("puzzles: want %d puzzles; give 1 or more", cfg.Want)
+	case cfg.Games < 1:
+		return fmt.Errorf("puzzles: %d games; give 1 or more", cfg.Games)
+	case cfg.Budget < 0:
+		return fmt.Errorf("puzzles: budget %d nodes is negative", cfg.Budget)
+	case cfg.Play < search.MinLevel || cfg.Play > 7:
+		return fmt.Errorf("puzzles: play level %d; give %d to 7", cfg.Play, search.MinLevel)
+	case cfg.MaxStones < 0:
+		return fmt.Errorf("puzzles: max stones %d is negative; give 0 (no bound) or more", cfg.MaxStones)
+	case cfg.MaxSide < 0:
+		return fmt.Errorf("puzzles: max side %d is negative; give 0 (no bound) or more", cfg.MaxSide)
+	case cfg.MaxNodes < 0:
+		return fmt.Errorf("puzzles: max nodes %d is negative; give 0 (no bound) or more", cfg.MaxNodes)
+	case cfg.Opening < 0 || cfg.PerGame < 1 || cfg.MaxLine < 1 || cfg.Spacing < 1:
+		return fmt.Errorf("puzzles: opening %d, per game %d, max line %d, spacing %d: give 0 or more, then 1 or more", cfg.Opening, cfg.PerGame, cfg.MaxLine, cfg.Spacing)
+	}
+	return nil
+}
+
+// Generate plays self-play games of rs and keeps the turn starts that are
+// puzzles (see Classify), until cfg.Want are found or cfg.Games are played.
+// Each candidate is read back from its position, so its proof does not
+// depend on the game's history, and proven with a fresh Prover.
+func Generate(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig) (*Set, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	budget := cfg.Budget
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	st := &Set{Preset: rs.Game.String(), Ruleset: rs.String(), Budget: budget, Puzzles: []Puzzle{}}
+	seen := map[string]bool{}
+	if cfg.Append != nil {
+		if cfg.Append.Ruleset != st.Ruleset || cfg.Append.Budget != budget {
+			return nil, fmt.Errorf("puzzles: the set to append to is of %q with budget %d, not %q with %d", cfg.Append.Ruleset, cfg.Append.Budget, st.Ruleset, budget)
+		}
+		st.Puzzles = append(st.Puzzles, cfg.Append.Puzzles...)
+		for _, p := range st.Puzzles {
+			seen[p.Position] = true
+		}
+	}
+	for g := 0; g < cfg.Games && len(st.Puzzles) < cfg.Want+len(appended(cfg)); g++ {
+		found, err := gamePuzzles(ctx, rs, cfg, budget, g, seen)
+		if err != nil {
+			return st, err
+		}
+		for _, p := range found {
+			if len(st.Puzzles) >= cfg.Want+len(appended(cfg)) {
+				break
+			}
+			p.ID = fmt.Sprintf("%s-%04d", st.Preset, len(st.Puzzles)+1)
+			st.Puzzles = append(st.Puzzles, p)
+			if cfg.Found != nil {
+				cfg.Found(st)
+			}
+		}
+	}
+	return st, nil
+}
+
+// gamePuzzles plays self-play game g and returns the puzzles met in it.
+func gamePuzzles(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig, budget, g int, seen map[string]bool) ([]Puzzle, error) {
+	spec, err := search.Level(cfg.Play)
+	if err != nil {
+		return nil, err
+	}
+	s, err := mancala.NewGame(rs)
+	if err != nil {
+		return nil, err
+	}
+	var players [2]*search.AlphaBeta
+	for side := range players {
+		ab, err := search.NewAlphaBeta(search.AlphaBetaConfig{
+			Seed: cfg.Seed ^ uint64(2*g+side)*0x9e3779b97f4a7c15, Workers: 1, TableBits: 16,
+			Noise: spec.Noise, Blunder: spec.Blunder, Quiesce: spec.Quiesce, Limits: spec.Limits(),
+		})
+		if err != nil {
+			return nil, err
+		}
+		players[side] = ab
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(g)))
+	var buf []mancala.Action
+	var out []Puzzle
+	lastTurn := -100
+	for !s.IsOver() && len(out) < cfg.PerGame {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		if s.InSimultaneousOpening() || s.Turns() < cfg.Opening {
+			buf = s.Legal(buf[:0])
+			if err := s.Apply(buf[rng.IntN(len(buf))]); err != nil {
+				return out, err
+			}
+			continue
+		}
+		few := cfg.MaxStones <= 0 || s.Stones(mancala.South)+s.Stones(mancala.North) <= cfg.MaxStones
+		few = few && (cfg.MaxSide <= 0 || min(s.Stones(mancala.South), s.Stones(mancala.North)) <= cfg.MaxSide)
+		if few && s.AtTurnStart() && s.Turns()-lastTurn >= cfg.Spacing {
+			tries, err := branches(ctx, s, players[s.ToMove()], cfg.Branch)
+			if err != nil {
+				return out, err
+			}
+			for i, t := range tries {
+				pos := t.Position()
+				if seen[pos] || len(out) >= cfg.PerGame {
+					continue
+				}
+				seen[pos] = true
+				p, err := candidate(ctx, rs, pos, budget, cfg.MaxLine, cfg.MaxNodes)
+				switch {
+				case err == nil:
+					p.Source = fmt.Sprintf("self-play game %d (seed %d, level %d), turn %d", g, cfg.Seed, cfg.Play, s.Turns()+1)
+					if i > 0 {
+						p.Source += fmt.Sprintf(", after %s's alternative turn", s.ToMove().Name())
+					}
+					out = append(out, p)
+					lastTurn = s.Turns()
+				case !errors.Is(err, ErrNotPuzzle):
+					return out, err
+				}
+			}
+		}
+		a, err := players[s.ToMove()].Choose(ctx, s, search.Limits{})
+		if err != nil {
+			return out, err
+		}
+		if err := s.Apply(a); err != nil {
+			return out, fmt.Errorf("puzzles: %s chose an illegal action: %w", s.ToMove().Name(), err)
+		}
+	}
+	return out, nil
+}
+
+// candidate proves the position pos of rs and returns it as a puzzle, or an
+// error wrapping ErrNotPuzzle when it is not one.
+func candidate(ctx context.Context, rs mancala.Ruleset, pos string, budget, maxLine, maxNodes int) (Puzzle, error) {
+	s, err := fromPosition(rs, pos)
+	if err != nil {
+		return Puzzle{}, err
+	}
+	if s.InOpening() || s.Decision().Kind != mancala.DecisionTurn {
+		return Puzzle{}, fmt.Errorf("%w: not a turn start after the opening", ErrNotPuzzle)
+	}
+	pv := NewProver(budget)
+	sol, err := pv.sv.Solve(ctx, s, search.Limits{Nodes: budget})
+	if err != nil {
+		return Puzzle{}, err
+	}
+	if sol.Value != search.Win { // the cheap test first: most positions stop here
+		return Puzzle{}, fmt.Errorf("%w: no proven win", ErrNotPuzzle)
+	}
+	pv = NewProver(budget)
+	c, err := pv.Classify(ctx, s)
+	if err != nil {
+		return Puzzle{}, err
+	}
+	if maxNodes > 0 && c.Nodes > maxNodes {
+		return Puzzle{}, fmt.Errorf("%w: the proofs take %d nodes, more than %d", ErrNotPuzzle, c.Nodes, maxNodes)
+	}
+	after := s.Clone()
+	if err := after.Apply(c.Action); err != nil {
+		return Puzzle{}, err
+	}
+	rest, err := pv.Continue(ctx, after, s.ToMove(), maxLine-1)
+	if err != nil {
+		return Puzzle{}, fmt.Errorf("%w: %v", ErrNotPuzzle, err)
+	}
+	line := append([]mancala.Action{c.Action}, rest...)
+	p := Puzzle{Position: pos, Kind: c.Kind, Action: c.Action.String(), Legal: len(c.Values), Nodes: c.Nodes}
+	for _, a := range line {
+		p.Line = append(p.Line, a.String())
+	}
+	p.Themes = Themes(s, line)
+	p.Rating, err = Difficulty(ctx, s, c, line)
+	if err != nil {
+		return Puzzle{}, err
+	}
+	return p, nil
+}
+
+// fromPosition returns a new game of rs set to pos.
+func fromPosition(rs mancala.Ruleset, pos string) (*mancala.State, error) {
+	s, err := mancala.NewGame(rs)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetPosition(pos); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// branches returns s and, when branch is set, the turn starts after each
+// other first action of the side to move in s, the rest of its turn played
+// by p: positions one turn off the game's path.
+func branches(ctx context.Context, s *mancala.State, p search.Player, branch bool) ([]*mancala.State, error) {
+	out := []*mancala.State{s}
+	if !branch {
+		return out, nil
+	}
+	me := s.ToMove()
+	for _, a := range s.Legal(nil) {
+		t := s.Clone()
+		if err := t.Apply(a); err != nil {
+			return nil, err
+		}
+		for !t.IsOver() && t.ToMove() == me && !t.AtTurnStart() {
+			b, err := p.Choose(ctx, t, search.Limits{})
+			if err != nil {
+				return nil, err
+			}
+			if err := t.Apply(b); err != nil {
+				return nil, err
+			}
+		}
+		if !t.IsOver() && t.AtTurnStart() {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func appended(cfg GenerateConfig) []Puzzle {
+	if cfg.Append == nil {
+		return nil
+	}
+	return cfg.Append.Puzzles
+}
