@@ -39,7 +39,7 @@ function write(key, value) {
 export function rating() {
   const r = read(RATING_KEY, null);
   if (!r || !(r.rating > 0) || !(r.rd > 0) || !(r.volatility > 0)) return null;
-  return r;
+  return { rating: r.rating, rd: r.rd, volatility: r.volatility };
 }
 
 /** saveRating keeps the player's rating and counts the puzzle solved or not. */

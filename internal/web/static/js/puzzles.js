@@ -74,8 +74,9 @@ function draw() {
   const you = me();
   const flip = $("#flip").checked;
   board.setFlip(flip);
-  seat($("#seat-top"), flip ? you : other(you), flip ? "You" : "The engine");
-  seat($("#seat-bottom"), flip ? other(you) : you, flip ? "The engine" : "You");
+  const top = flip ? "S" : "N";
+  seat($("#seat-top"), top, top === you ? "You" : "The engine");
+  seat($("#seat-bottom"), other(top), other(top) === you ? "You" : "The engine");
   drawMoves();
   body.status = status;
   body.turn = canPlay() ? "you" : "";
@@ -249,6 +250,7 @@ function start(p) {
   status = "playing";
   choosing = "";
   counted = mem.tried().has(p.id);
+  $("#flip").checked = p.view.to_move === "N"; // the player sits at the bottom
   $("#title").textContent = `Puzzle ${p.id}`;
   $("#puzzle-rating").textContent = `rated ${p.rating}`;
   const goal = p.kind === "only" ? "Only one first move wins; every other loses." : "Only one first move keeps the win.";
