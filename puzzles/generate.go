@@ -31,6 +31,10 @@ type GenerateConfig struct {
 	// more stones: in Choro, where no stone leaves the board, a side low on
 	// stones is where the game is decided.
 	MaxSide int
+	// Screen is the solver nodes of the quick proof of a candidate's root
+	// that most positions fail (0: the budget): a smaller screen tries
+	// more positions in the same time, and keeps those proven quickly.
+	Screen int
 	// MaxNodes bounds the nodes of all the first actions' proofs together,
 	// so that verifying the shipped puzzles stays quick.
 	MaxNodes int
@@ -44,7 +48,7 @@ type GenerateConfig struct {
 
 // DefaultGenerate is the configuration the shipped puzzles were made with.
 func DefaultGenerate() GenerateConfig {
-	return GenerateConfig{Want: 320, Games: 4000, Seed: 1, Budget: DefaultBudget, Play: 3, Opening: 4, PerGame: 6, Spacing: 6, Branch: true, MaxStones: 16, MaxLine: 40, MaxNodes: 150_000}
+	return GenerateConfig{Want: 320, Games: 4000, Seed: 1, Budget: DefaultBudget, Play: 3, Opening: 4, PerGame: 6, Spacing: 6, Branch: true, MaxStones: 16, MaxLine: 40, Screen: 2000, MaxNodes: 150_000}
 }
 
 // Validate reports whether cfg is usable.
@@ -62,6 +66,8 @@ func (cfg GenerateConfig) Validate() error {
 		return fmt.Errorf("puzzles: max stones %d is negative; give 0 (no bound) or more", cfg.MaxStones)
 	case cfg.MaxSide < 0:
 		return fmt.Errorf("puzzles: max side %d is negative; give 0 (no bound) or more", cfg.MaxSide)
+	case cfg.Screen < 0:
+		return fmt.Errorf("puzzles: screen %d nodes is negative; give 0 (the budget) or more", cfg.Screen)
 	case cfg.MaxNodes < 0:
 		return fmt.Errorf("puzzles: max nodes %d is negative; give 0 (no bound) or more", cfg.MaxNodes)
 	case cfg.Opening < 0 || cfg.PerGame < 1 || cfg.MaxLine < 1 || cfg.Spacing < 1:
@@ -161,7 +167,7 @@ func gamePuzzles(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig, bu
 					continue
 				}
 				seen[pos] = true
-				p, err := candidate(ctx, rs, pos, budget, cfg.MaxLine, cfg.MaxNodes)
+				p, err := candidate(ctx, rs, pos, budget, cfg.screen(budget), cfg.MaxLine, cfg.MaxNodes)
 				switch {
 				case err == nil:
 					p.Source = fmt.Sprintf("self-play game %d (seed %d, level %d), turn %d", g, cfg.Seed, cfg.Play, s.Turns()+1)
@@ -188,7 +194,7 @@ func gamePuzzles(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig, bu
 
 // candidate proves the position pos of rs and returns it as a puzzle, or an
 // error wrapping ErrNotPuzzle when it is not one.
-func candidate(ctx context.Context, rs mancala.Ruleset, pos string, budget, maxLine, maxNodes int) (Puzzle, error) {
+func candidate(ctx context.Context, rs mancala.Ruleset, pos string, budget, screen, maxLine, maxNodes int) (Puzzle, error) {
 	s, err := fromPosition(rs, pos)
 	if err != nil {
 		return Puzzle{}, err
@@ -197,7 +203,7 @@ func candidate(ctx context.Context, rs mancala.Ruleset, pos string, budget, maxL
 		return Puzzle{}, fmt.Errorf("%w: not a turn start after the opening", ErrNotPuzzle)
 	}
 	pv := NewProver(budget)
-	sol, err := pv.sv.Solve(ctx, s, search.Limits{Nodes: budget})
+	sol, err := pv.sv.Solve(ctx, s, search.Limits{Nodes: screen})
 	if err != nil {
 		return Puzzle{}, err
 	}
@@ -280,4 +286,11 @@ func appended(cfg GenerateConfig) []Puzzle {
 		return nil
 	}
 	return cfg.Append.Puzzles
+}
+
+func (cfg GenerateConfig) screen(budget int) int {
+	if cfg.Screen > 0 {
+		return min(cfg.Screen, budget)
+	}
+	return budget
 }

@@ -19,7 +19,8 @@ func puzzlesCommand() command {
 		summary: "find puzzles in self-play games, or verify the shipped ones",
 		usage: fmt.Sprintf(`usage: matombo puzzles [<game>...] [--want N] [--games N] [--seed S] [--play K]
                       [--budget nodes] [--max-line n] [--max-stones n]
-                      [--max-side n] [--max-nodes n] [--per-game n] [--spacing n]
+                      [--max-side n] [--screen nodes] [--max-nodes n]
+                      [--per-game n] [--spacing n]
                       [--branch=false] [--append] [--dir dir]
        matombo puzzles verify [<game>...] [--every n] [--json]
 
@@ -56,6 +57,8 @@ flags:
                     (default %d; 0: all)
   --max-side n      try only turn starts where one side has at most n stones
                     (default 0: all; Choro keeps all its stones on the board)
+  --screen nodes    the solver nodes of the quick first proof that most
+                    positions fail (default %d; 0: the budget)
   --max-nodes n     keep only puzzles whose first actions' proofs take at
                     most n nodes together (default %d; 0: no bound)
   --per-game n      the most puzzles from one game
@@ -73,7 +76,7 @@ flags:
 examples:
   nice matombo puzzles nsolo --want 320
   matombo puzzles verify --json
-`, d.Want, d.Games, d.Seed, d.Play, d.Budget, d.MaxLine, d.MaxStones, d.MaxNodes, d.PerGame, d.Spacing, d.Branch),
+`, d.Want, d.Games, d.Seed, d.Play, d.Budget, d.MaxLine, d.MaxStones, d.Screen, d.MaxNodes, d.PerGame, d.Spacing, d.Branch),
 		run: runPuzzles,
 	}
 }
@@ -94,6 +97,7 @@ func runPuzzles(ctx context.Context, e *env, args []string) int {
 	maxStones := fs.Int("max-stones", d.MaxStones, "")
 	perGame := fs.Int("per-game", d.PerGame, "")
 	maxSide := fs.Int("max-side", d.MaxSide, "")
+	screen := fs.Int("screen", d.Screen, "")
 	spacing := fs.Int("spacing", d.Spacing, "")
 	branch := fs.Bool("branch", d.Branch, "")
 	appendTo := fs.Bool("append", false, "")
@@ -109,7 +113,7 @@ func runPuzzles(ctx context.Context, e *env, args []string) int {
 	}
 	cfg := d
 	cfg.Want, cfg.Games, cfg.Seed, cfg.Play, cfg.Budget, cfg.MaxLine = *want, *games, *seed, *play, *budget, *maxLine
-	cfg.MaxSide = *maxSide
+	cfg.MaxSide, cfg.Screen = *maxSide, *screen
 	cfg.MaxStones, cfg.MaxNodes, cfg.PerGame, cfg.Spacing, cfg.Branch = *maxStones, *maxNodes, *perGame, *spacing, *branch
 	if err := cfg.Validate(); err != nil {
 		return e.usageError(c.name, "%s", err)
