@@ -6,25 +6,22 @@
 
 import { get, post } from "./http.js";
 import { Board } from "./board.js";
-import { actionHole, plural, sideName, sortActions } from "./geom.js";
+import { actionHole, sideName, sortActions, stones } from "./geom.js";
 import { directionChoices } from "./choro.js";
-import { $, h } from "./ui.js";
+import { $, errorText, h } from "./ui.js";
+import { t } from "./i18n.js";
 import * as mem from "./puzzles-store.js";
 
-const THEMES = {
-  "bonus-picks": "a capture with bonus picks",
-  removal: "a capture with removals",
-  "head-stop": "a head stop",
-  "head-relay": "a relay at a head",
-  "clockwise-chain": "a clockwise chain",
-  clockwise: "a clockwise lap",
-  quiet: "a quiet move",
-  "at-once": "won in one turn",
-  long: "a long win",
-};
+// THEMES are the themes a puzzle may have (puzzle.theme.<name> in the
+// catalog); another name shows as itself.
+const THEMES = ["bonus-picks", "removal", "head-stop", "head-relay", "clockwise-chain", "clockwise", "quiet", "at-once", "long"];
+
+function themeText(name) {
+  return THEMES.includes(name) ? t(`puzzle.theme.${name}`) : name;
+}
 
 const body = document.body.dataset;
-const board = new Board($("#board"), { label: "Puzzle board", onPick: (hole) => pickHole(hole) });
+const board = new Board($("#board"), { label: t("puzzle.board"), onPick: (hole) => pickHole(hole) });
 
 let sets = [];
 let puzzle = null; // GET /api/puzzles/{preset}/{id}
@@ -55,16 +52,16 @@ function prompt(cls, ...children) {
 function drawRating() {
   const r = mem.rating();
   $("#my-rating").textContent = r ? String(Math.round(r.rating)) : "1500";
-  $("#my-rd").textContent = r ? `± ${Math.round(2 * r.rd)}` : "unrated";
+  $("#my-rd").textContent = r ? `± ${Math.round(2 * r.rd)}` : t("puzzle.unrated");
   const rec = mem.record();
-  $("#my-record").textContent = rec.solved + rec.failed ? `${plural(rec.solved, "puzzle")} solved, ${rec.failed} failed` : "No puzzle tried yet.";
+  $("#my-record").textContent = rec.solved + rec.failed ? t("puzzle.record", { count: rec.solved, failed: rec.failed }) : t("puzzle.no_try");
 }
 
 function seat(box, side, who) {
   box.textContent = "";
   box.classList.toggle("to-move", view.status === "playing" && view.to_move === side);
   box.append(h("span", { class: "dot", "aria-hidden": "true" }), h("span", { class: "name" }, sideName(side)),
-    h("span", { class: "muted" }, who), h("span", { class: "count" }, plural(view.stones[side], "stone")));
+    h("span", { class: "muted" }, who), h("span", { class: "count" }, stones(view.stones[side])));
 }
 
 function draw() {
@@ -75,8 +72,8 @@ function draw() {
   const flip = $("#flip").checked;
   board.setFlip(flip);
   const top = flip ? "S" : "N";
-  seat($("#seat-top"), top, top === you ? "You" : "The engine");
-  seat($("#seat-bottom"), other(top), other(top) === you ? "You" : "The engine");
+  seat($("#seat-top"), top, top === you ? t("puzzle.you") : t("puzzle.engine"));
+  seat($("#seat-bottom"), other(top), other(top) === you ? t("puzzle.you") : t("puzzle.engine"));
   drawMoves();
   body.status = status;
   body.turn = canPlay() ? "you" : "";
@@ -100,15 +97,15 @@ function drawMoves(solution = null) {
   if (solution) {
     for (const a of solution) list.append(h("li", { class: "solution" }, a));
   }
-  if (!played.length && !solution) list.append(h("li", { class: "muted small" }, "Your move."));
+  if (!played.length && !solution) list.append(h("li", { class: "muted small" }, t("puzzle.your_move")));
 }
 
 function label(action) {
   const { hole, kind } = actionHole(action);
-  if (kind === "stop") return "Stop at the head";
-  if (kind === "take") return view.decision === "remove" ? `Remove from ${hole}` : `Take ${hole}`;
-  if (kind === "cw") return `Sow ${hole} clockwise`;
-  return view.decision === "head" ? `Relay from ${hole}` : `Sow ${hole}`;
+  if (kind === "stop") return t("game.btn.stop");
+  if (kind === "take") return view.decision === "remove" ? t("puzzle.btn.remove", { hole }) : t("offline.btn.take", { hole });
+  if (kind === "cw") return t("choro.sow_cw", { hole });
+  return view.decision === "head" ? t("game.btn.relay", { hole }) : t("offline.btn.sow", { hole });
 }
 
 function button(action, text = label(action)) {
@@ -118,11 +115,11 @@ function button(action, text = label(action)) {
 function drawPrompt(legal) {
   if (status === "solved" || status === "failed") return; // drawn by finish
   if (busy) {
-    prompt("", h("div", { class: "text busy" }, "Checking…"));
+    prompt("", h("div", { class: "text busy" }, t("puzzle.checking")));
     return;
   }
   const buttons = [];
-  let text = played.length ? "Correct. Go on: find the next move." : "Find the move that wins.";
+  let text = played.length ? t("puzzle.go_on") : t("puzzle.find");
   if (view.decision === "direction") {
     const d = directionChoices(legal, view.pending_hole);
     text = d.text;
@@ -132,7 +129,7 @@ function drawPrompt(legal) {
       for (const a of sortActions(legal.filter((x) => actionHole(x).hole === choosing))) buttons.push(button(a));
     }
     for (const a of legal.filter((x) => !actionHole(x).hole)) buttons.push(button(a));
-    if (choosing) text = `How do you sow ${choosing}?`;
+    if (choosing) text = t("puzzle.how_sow", { hole: choosing });
   }
   prompt("active", h("div", { class: "text" }, h("b", {}, text), view.pending ? h("div", { class: "muted small" }, view.pending) : null), ...buttons);
 }
@@ -161,7 +158,7 @@ async function play(action) {
   } catch (err) {
     busy = false;
     draw();
-    prompt("", h("div", { class: "text" }, h("b", {}, "Not played"), h("div", { class: "small" }, err.message)));
+    prompt("", h("div", { class: "text" }, h("b", {}, t("puzzle.not_played")), h("div", { class: "small" }, errorText(err))));
     return;
   }
   busy = false;
@@ -170,7 +167,7 @@ async function play(action) {
   played.push(...ans.replies);
   view = ans.view;
   status = ans.status;
-  if (ans.replies.length) $("#announce").textContent = `The engine answers ${ans.replies.join(", ")}.`;
+  if (ans.replies.length) $("#announce").textContent = t("puzzle.answer", { actions: ans.replies.join(t("common.comma")) });
   if (status === "failed") wrong = at;
   draw();
   if (status !== "playing") await finish(ans);
@@ -187,26 +184,26 @@ async function finish(ans) {
       const r = await post(`/api/puzzles/${encodeURIComponent(puzzle.preset)}/${encodeURIComponent(puzzle.id)}/result`, { solved, rating: mem.rating() });
       const d = Math.round(r.rating.rating) - Math.round(r.before.rating);
       mem.saveRating(r.rating, solved);
-      change = ` Your rating: ${Math.round(r.rating.rating)} (${d >= 0 ? "+" : ""}${d}).`;
+      change = t("puzzle.rating_change", { rating: Math.round(r.rating.rating), change: `${d >= 0 ? "+" : "−"}${Math.abs(d)}` });
     } catch (err) {
-      change = ` (The rating could not be updated: ${err.message}.)`;
+      change = t("puzzle.rating_failed", { message: errorText(err) });
     }
     drawRating();
   }
   const line = ans.line || [];
   if (solved) {
-    prompt("solved", h("div", { class: "text" }, h("b", {}, "Solved!"), h("div", { class: "small" }, `You won the game.${change}`)), nextButton());
+    prompt("solved", h("div", { class: "text" }, h("b", {}, t("puzzle.solved")), h("div", { class: "small" }, `${t("puzzle.solved_detail")} ${change}`)), nextButton());
   } else {
-    const best = ans.best ? `${ans.best} would have kept the win.` : "That gives the win away.";
-    prompt("failed", h("div", { class: "text" }, h("b", {}, "Not that move."), h("div", { class: "small" }, `${best}${change}`)),
-      h("button", { class: "btn", type: "button", id: "retry", onclick: () => start(puzzle) }, "Try again"), nextButton());
+    const best = ans.best ? t("puzzle.best", { action: ans.best }) : t("puzzle.gave_away");
+    prompt("failed", h("div", { class: "text" }, h("b", {}, t("puzzle.failed")), h("div", { class: "small" }, `${best} ${change}`)),
+      h("button", { class: "btn", type: "button", id: "retry", onclick: () => start(puzzle) }, t("puzzle.retry")), nextButton());
   }
   showSolution(line);
   body.status = ans.status;
 }
 
 function nextButton() {
-  return h("button", { class: "btn primary", type: "button", id: "next-inline", onclick: () => next() }, "Next puzzle");
+  return h("button", { class: "btn primary", type: "button", id: "next-inline", onclick: () => next() }, t("puzzle.next"));
 }
 
 // showSolution lists the main line and the puzzle's themes, and links to
@@ -214,16 +211,16 @@ function nextButton() {
 function showSolution(line) {
   const themes = $("#themes");
   themes.textContent = "";
-  if (line.length) themes.append(h("span", {}, `Main line: ${line.join(" ")}. `));
+  if (line.length) themes.append(h("span", {}, t("puzzle.main_line", { line: line.join(" ") })), " ");
   if (puzzle.themes.length) {
-    themes.append(h("span", {}, "Themes: "), ...puzzle.themes.map((t) => h("span", { class: "badge theme-tag" }, THEMES[t] || t)));
+    themes.append(h("span", {}, t("puzzle.themes")), " ", ...puzzle.themes.map((name) => h("span", { class: "badge theme-tag" }, themeText(name))));
   }
   const links = $("#links");
   links.textContent = "";
   const q = new URLSearchParams({ ruleset: puzzle.view.ruleset, pos: puzzle.position });
-  links.append(h("a", { href: `/analysis?${q}`, id: "analysis-link" }, "Analyse the position"), " · ",
-    h("a", { href: `/position?${q}` }, "View it"), " · ",
-    h("a", { href: `/puzzles?${new URLSearchParams({ preset: puzzle.preset, id: puzzle.id })}` }, "Link to this puzzle"));
+  links.append(h("a", { href: `/analysis?${q}`, id: "analysis-link" }, t("puzzle.analyse")), " · ",
+    h("a", { href: `/position?${q}` }, t("puzzle.view")), " · ",
+    h("a", { href: `/puzzles?${new URLSearchParams({ preset: puzzle.preset, id: puzzle.id })}` }, t("puzzle.link")));
 }
 
 // giveUp shows the solution: the puzzle counts as failed.
@@ -236,7 +233,7 @@ async function giveUp() {
     const sol = await get(`/api/puzzles/${encodeURIComponent(puzzle.preset)}/${encodeURIComponent(puzzle.id)}/solution`);
     ans = { status: "failed", line: sol.line, best: played.length ? "" : sol.line[0] };
   } catch (err) {
-    $("#announce").textContent = err.message;
+    $("#announce").textContent = errorText(err);
   }
   await finish(ans);
 }
@@ -251,11 +248,11 @@ function start(p) {
   choosing = "";
   counted = mem.tried().has(p.id);
   $("#flip").checked = p.view.to_move === "N"; // the player sits at the bottom
-  $("#title").textContent = `Puzzle ${p.id}`;
-  $("#puzzle-rating").textContent = `rated ${p.rating}`;
-  const goal = p.kind === "only" ? "Only one first move wins; every other loses." : "Only one first move keeps the win.";
+  $("#title").textContent = t("puzzle.title", { id: p.id });
+  $("#puzzle-rating").textContent = t("puzzle.rated", { rating: p.rating });
+  const goal = p.kind === "only" ? t("puzzle.goal.only") : t("puzzle.goal.keeps");
   $("#goal").textContent = "";
-  $("#goal").append(h("span", {}, `${sideName(p.view.to_move)} to move and win. `), h("span", { class: "muted" }, goal));
+  $("#goal").append(h("span", {}, t("puzzle.goal.to_move", { side: sideName(p.view.to_move) })), " ", h("span", { class: "muted" }, goal));
   $("#themes").textContent = "";
   $("#links").textContent = "";
   body.puzzle = p.id;
@@ -284,7 +281,7 @@ async function next() {
     const pick = near[Math.floor(Math.random() * near.length)];
     await load(preset, pick.id);
   } catch (err) {
-    prompt("", h("div", { class: "text" }, h("b", {}, "No puzzle"), h("div", { class: "small" }, err.message)));
+    prompt("", h("div", { class: "text" }, h("b", {}, t("puzzle.no_puzzle")), h("div", { class: "small" }, errorText(err))));
   }
 }
 
@@ -293,12 +290,12 @@ async function setup() {
   try {
     sets = (await get("/api/puzzles")).sets;
   } catch (err) {
-    prompt("", h("div", { class: "text" }, h("b", {}, "The puzzles could not be loaded"), h("div", { class: "small" }, err.message)));
+    prompt("", h("div", { class: "text" }, h("b", {}, t("puzzle.load_failed")), h("div", { class: "small" }, errorText(err))));
     return;
   }
   const select = $("#preset");
   select.textContent = "";
-  for (const s of sets) select.append(h("option", { value: s.preset }, `${s.ruleset} (${s.puzzles})`));
+  for (const s of sets) select.append(h("option", { value: s.preset }, t("puzzle.set", { ruleset: s.ruleset, count: s.puzzles })));
   const q = new URLSearchParams(location.search);
   const want = q.get("preset") || mem.preset(sets.length ? sets[0].preset : "");
   if (sets.some((s) => s.preset === want)) select.value = want;
@@ -312,7 +309,7 @@ async function setup() {
       await load(select.value, q.get("id"));
       return;
     } catch (err) {
-      $("#announce").textContent = err.message;
+      $("#announce").textContent = errorText(err);
     }
   }
   await next();
