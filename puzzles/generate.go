@@ -21,7 +21,8 @@ type GenerateConfig struct {
 	PerGame int    // the most puzzles taken from one game
 	Spacing int    // the fewest turns between two turn starts of a game tried
 	// Branch also tries, at each turn start tried, the turn starts one
-	// turn off the game's path: after each other first action.
+	// turn off the game's path: after each turn the side to move could
+	// have played (at most 64).
 	Branch  bool
 	MaxLine int // the longest main line, in decisions
 	// MaxStones, when above 0, skips the turn starts with more stones on
@@ -157,11 +158,7 @@ func gamePuzzles(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig, bu
 		few := cfg.MaxStones <= 0 || s.Stones(mancala.South)+s.Stones(mancala.North) <= cfg.MaxStones
 		few = few && (cfg.MaxSide <= 0 || min(s.Stones(mancala.South), s.Stones(mancala.North)) <= cfg.MaxSide)
 		if few && s.AtTurnStart() && s.Turns()-lastTurn >= cfg.Spacing {
-			tries, err := branches(ctx, s, players[s.ToMove()], cfg.Branch)
-			if err != nil {
-				return out, err
-			}
-			for i, t := range tries {
+			for i, t := range branches(s, cfg.Branch) {
 				pos := t.Position()
 				if seen[pos] || len(out) >= cfg.PerGame {
 					continue
@@ -251,34 +248,36 @@ func fromPosition(rs mancala.Ruleset, pos string) (*mancala.State, error) {
 	return s, nil
 }
 
-// branches returns s and, when branch is set, the turn starts after each
-// other first action of the side to move in s, the rest of its turn played
-// by p: positions one turn off the game's path.
-func branches(ctx context.Context, s *mancala.State, p search.Player, branch bool) ([]*mancala.State, error) {
+// maxBranches bounds the turn starts branches returns for one position.
+const maxBranches = 64
+
+// branches returns s and, when branch is set, the turn starts one turn off
+// the game's path: after each of the side to move's turns in s (every
+// sequence of its decisions, up to maxBranches positions).
+func branches(s *mancala.State, branch bool) []*mancala.State {
 	out := []*mancala.State{s}
 	if !branch {
-		return out, nil
+		return out
 	}
-	me := s.ToMove()
-	for _, a := range s.Legal(nil) {
-		t := s.Clone()
-		if err := t.Apply(a); err != nil {
-			return nil, err
-		}
-		for !t.IsOver() && t.ToMove() == me && !t.AtTurnStart() {
-			b, err := p.Choose(ctx, t, search.Limits{})
-			if err != nil {
-				return nil, err
+	var walk func(t *mancala.State)
+	walk = func(t *mancala.State) {
+		for _, a := range t.Legal(nil) {
+			if len(out) > maxBranches {
+				return
 			}
-			if err := t.Apply(b); err != nil {
-				return nil, err
+			u := t.Clone()
+			if u.Apply(a) != nil || u.IsOver() {
+				continue
 			}
-		}
-		if !t.IsOver() && t.AtTurnStart() {
-			out = append(out, t)
+			if u.AtTurnStart() {
+				out = append(out, u)
+				continue
+			}
+			walk(u)
 		}
 	}
-	return out, nil
+	walk(s)
+	return out
 }
 
 func appended(cfg GenerateConfig) []Puzzle {

@@ -66,7 +66,8 @@ flags:
   --spacing n       try turn starts of a game n turns apart at least
                     (default %d)
   --branch          also try the turn starts one turn off each game's path,
-                    after each other first action (default %v)
+                    after each turn the side to move could have played (at
+                    most 64; default %v)
   --append          keep the puzzles already in <dir>/<game>.json and add
                     new ones (use another --seed)
   --dir dir         where to write the puzzles (default puzzles/data)

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"matombo/puzzles"
+)
+
+// TestPuzzlesVerifyJSON proves every 25th shipped Nsolo puzzle again and
+// reads the report.
+func TestPuzzlesVerifyJSON(t *testing.T) {
+	code, out, errOut := run(t, "", "puzzles", "verify", "nsolo", "--every", "25", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var reps []puzzles.Report
+	if err := json.Unmarshal([]byte(out), &reps); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	st, err := puzzles.Load("nsolo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (len(st.Puzzles) + 24) / 25
+	if len(reps) != 1 || reps[0].Preset != "nsolo" || reps[0].Puzzles != len(st.Puzzles) || reps[0].Verified != want || len(reps[0].Failures) != 0 {
+		t.Errorf("report %+v, want nsolo with %d puzzles, %d verified", reps, len(st.Puzzles), want)
+	}
+	for _, field := range []string{`"preset"`, `"puzzles"`, `"verified"`} {
+		if !strings.Contains(out, field) {
+			t.Errorf("the JSON lacks %s: %s", field, out)
+		}
+	}
+}
+
+// TestPuzzlesGenerate finds two Nsolo puzzles in a few self-play games,
+// then one more with --append, and verifies them.
+func TestPuzzlesGenerate(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, "", "puzzles", "nsolo", "--want", "2", "--games", "60", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	code, out, errOut = run(t, "", "puzzles", "nsolo", "--want", "1", "--games", "60", "--seed", "2", "--append", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("--append: exit %d: %s%s", code, out, errOut)
+	}
+	st, err := readSet(filepath.Join(dir, "nsolo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Puzzles) != 3 {
+		t.Fatalf("%d puzzles, want 3: %+v", len(st.Puzzles), st.Puzzles)
+	}
+	rep, err := puzzles.VerifySet(t.Context(), st, 1)
+	if err != nil || rep.Verified != 3 {
+		t.Errorf("verified %d of 3 (%v): %v", rep.Verified, err, rep.Failures)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nsolo.json.tmp")); !os.IsNotExist(err) {
+		t.Errorf("a temporary file was left: %v", err)
+	}
+}
+
+// TestPuzzlesUsage checks the command line's refusals.
+func TestPuzzlesUsage(t *testing.T) {
+	cases := [][]string{
+		{"puzzles", "chess"},
+		{"puzzles", "verify", "nsolo size=36"},
+		{"puzzles", "verify", "--every", "0"},
+		{"puzzles", "nsolo", "--want", "0"},
+		{"puzzles", "nsolo", "--play", "9"},
+		{"puzzles", "nsolo", "--budget", "-1"},
+	}
+	for _, args := range cases {
+		code, out, errOut := run(t, "", args...)
+		if code != 2 || out != "" || !strings.HasPrefix(errOut, "matombo puzzles: ") || !strings.Contains(errOut, "matombo help puzzles") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
