@@ -109,8 +109,9 @@ func Generate(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig) (*Set
 			if len(st.Puzzles) >= cfg.Want+len(appended(cfg)) {
 				break
 			}
-			p.ID = fmt.Sprintf("%s-%04d", st.Preset, len(st.Puzzles)+1)
-			st.Puzzles = append(st.Puzzles, p)
+			if !st.Add(p) {
+				continue
+			}
 			if cfg.Found != nil {
 				cfg.Found(st)
 			}

@@ -65,6 +65,17 @@ func (st *Set) Find(id string) (Puzzle, bool) {
 	return st.Puzzles[i], true
 }
 
+// Add adds p to the set under the next id ("nsolo-0042"), unless a puzzle
+// of the set has its position already, and reports whether it did.
+func (st *Set) Add(p Puzzle) bool {
+	if slices.ContainsFunc(st.Puzzles, func(q Puzzle) bool { return q.Position == p.Position }) {
+		return false
+	}
+	p.ID = fmt.Sprintf("%s-%04d", st.Preset, len(st.Puzzles)+1)
+	st.Puzzles = append(st.Puzzles, p)
+	return true
+}
+
 //go:embed data/*.json
 var data embed.FS
 

@@ -23,6 +23,7 @@ func puzzlesCommand() command {
                       [--per-game n] [--spacing n]
                       [--branch=false] [--append] [--dir dir]
        matombo puzzles verify [<game>...] [--every n] [--json]
+       matombo puzzles merge <file>... [--dir dir]
 
 A puzzle is a turn-start position after any Choro opening where exactly
 one first action wins by force: every other first action loses (kind
@@ -45,6 +46,10 @@ verify proves every shipped puzzle again (or every n-th with --every) and
 prints, per preset, how many there are and how many were verified; --json
 prints [{"preset", "puzzles", "verified", "nodes", "failures"}]. It exits 1
 when one fails.
+
+merge adds the puzzles of other files of the same preset and budget (such
+as those of runs with other seeds) to <dir>/<game>.json, numbered after its
+own, leaving out the positions it has.
 
 flags:
   --want N          puzzles per preset (default %d)
@@ -86,6 +91,9 @@ func runPuzzles(ctx context.Context, e *env, args []string) int {
 	c := puzzlesCommand()
 	if len(args) > 0 && args[0] == "verify" {
 		return runPuzzlesVerify(ctx, e, c, args[1:])
+	}
+	if len(args) > 0 && args[0] == "merge" {
+		return runPuzzlesMerge(e, c, args[1:])
 	}
 	d := puzzles.DefaultGenerate()
 	fs := flagSet(c.name)
@@ -250,6 +258,47 @@ func runPuzzlesVerify(ctx context.Context, e *env, c command, args []string) int
 	}
 	if failed {
 		return exitFailure
+	}
+	return exitOK
+}
+
+func runPuzzlesMerge(e *env, c command, args []string) int {
+	fs := flagSet(c.name)
+	dir := fs.String("dir", filepath.Join("puzzles", "data"), "")
+	pos, done, code := parse(e, c, fs, args)
+	if done {
+		return code
+	}
+	if len(pos) == 0 {
+		return e.usageError(c.name, "merge: give the files to merge")
+	}
+	for _, name := range pos {
+		from, err := readSet(name)
+		if err != nil {
+			e.errorf(c.name, "merge: %s", err)
+			return exitFailure
+		}
+		file := filepath.Join(*dir, from.Preset+".json")
+		into, err := readSet(file)
+		if err != nil {
+			e.errorf(c.name, "merge: %s", err)
+			return exitFailure
+		}
+		if into.Ruleset != from.Ruleset || into.Budget != from.Budget {
+			e.errorf(c.name, "merge: %s is of %q with budget %d, %s of %q with %d", name, from.Ruleset, from.Budget, file, into.Ruleset, into.Budget)
+			return exitFailure
+		}
+		added := 0
+		for _, p := range from.Puzzles {
+			if into.Add(p) {
+				added++
+			}
+		}
+		if err := writeSet(file, into); err != nil {
+			e.errorf(c.name, "merge: %s", err)
+			return exitFailure
+		}
+		fmt.Fprintf(e.stdout, "%s: %d puzzles added from %s, %d in all\n", file, added, name, len(into.Puzzles))
 	}
 	return exitOK
 }

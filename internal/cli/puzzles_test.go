@@ -37,7 +37,8 @@ func TestPuzzlesVerifyJSON(t *testing.T) {
 }
 
 // TestPuzzlesGenerate finds two Nsolo puzzles in a few self-play games,
-// then one more with --append, and verifies them.
+// then one more with --append, merges one of another seed, and verifies
+// them.
 func TestPuzzlesGenerate(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := run(t, "", "puzzles", "nsolo", "--want", "2", "--games", "60", "--dir", dir)
@@ -48,16 +49,27 @@ func TestPuzzlesGenerate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--append: exit %d: %s%s", code, out, errOut)
 	}
+	other := t.TempDir()
+	code, out, errOut = run(t, "", "puzzles", "nsolo", "--want", "1", "--games", "60", "--seed", "3", "--dir", other)
+	if code != 0 {
+		t.Fatalf("seed 3: exit %d: %s%s", code, out, errOut)
+	}
+	for range 2 { // the second merge adds nothing: the positions are there
+		code, out, errOut = run(t, "", "puzzles", "merge", filepath.Join(other, "nsolo.json"), "--dir", dir)
+		if code != 0 {
+			t.Fatalf("merge: exit %d: %s%s", code, out, errOut)
+		}
+	}
 	st, err := readSet(filepath.Join(dir, "nsolo.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Puzzles) != 3 {
-		t.Fatalf("%d puzzles, want 3: %+v", len(st.Puzzles), st.Puzzles)
+	if len(st.Puzzles) != 4 || st.Puzzles[3].ID != "nsolo-0004" {
+		t.Fatalf("%d puzzles, want 4 numbered 1 to 4: %+v", len(st.Puzzles), st.Puzzles)
 	}
 	rep, err := puzzles.VerifySet(t.Context(), st, 1)
-	if err != nil || rep.Verified != 3 {
-		t.Errorf("verified %d of 3 (%v): %v", rep.Verified, err, rep.Failures)
+	if err != nil || rep.Verified != 4 {
+		t.Errorf("verified %d of 4 (%v): %v", rep.Verified, err, rep.Failures)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "nsolo.json.tmp")); !os.IsNotExist(err) {
 		t.Errorf("a temporary file was left: %v", err)
@@ -73,6 +85,7 @@ func TestPuzzlesUsage(t *testing.T) {
 		{"puzzles", "nsolo", "--want", "0"},
 		{"puzzles", "nsolo", "--play", "9"},
 		{"puzzles", "nsolo", "--budget", "-1"},
+		{"puzzles", "merge"},
 	}
 	for _, args := range cases {
 		code, out, errOut := run(t, "", args...)
