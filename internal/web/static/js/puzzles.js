@@ -97,7 +97,7 @@ function drawMoves(solution = null) {
   if (solution) {
     for (const a of solution) list.append(h("li", { class: "solution" }, a));
   }
-  if (!played.length && !solution) list.append(h("li", { class: "muted small" }, t("puzzle.your_move")));
+  if (!played.length && !solution) list.append(h("li", { class: "muted small placeholder" }, t("puzzle.your_move")));
 }
 
 function label(action) {
