@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"time"
 
 	"matombo/internal/accounts"
@@ -23,32 +24,38 @@ const (
 )
 
 // puzzleRoutes serves the puzzles (/api/puzzles...): the shipped sets,
-// read once, and the provers that check moves off the main lines.
+// read at the first request that needs them, and the provers that check
+// moves off the main lines.
 type puzzleRoutes struct {
+	once    sync.Once
 	sets    map[string]*puzzles.Set
 	rules   map[string]mancala.Ruleset
 	order   []string
 	provers chan *puzzles.Prover
-	err     error // why the sets could not be read, if they could not
+	err     error // why some sets could not be read, if they could not
 }
 
-func newPuzzleRoutes() *puzzleRoutes {
-	pr := &puzzleRoutes{sets: map[string]*puzzles.Set{}, rules: map[string]mancala.Ruleset{}, provers: make(chan *puzzles.Prover, puzzleProvers)}
-	for _, name := range puzzles.Presets() {
-		st, err := puzzles.Load(name)
-		if err == nil {
-			var rs mancala.Ruleset
-			if rs, err = mancala.ParseRuleset(st.Ruleset); err == nil {
-				pr.sets[name], pr.rules[name] = st, rs
-				pr.order = append(pr.order, name)
-				continue
+// load reads the shipped sets and makes the provers, once.
+func (pr *puzzleRoutes) load() *puzzleRoutes {
+	pr.once.Do(func() {
+		pr.sets, pr.rules = map[string]*puzzles.Set{}, map[string]mancala.Ruleset{}
+		pr.provers = make(chan *puzzles.Prover, puzzleProvers)
+		for _, name := range puzzles.Presets() {
+			st, err := puzzles.Load(name)
+			if err == nil {
+				var rs mancala.Ruleset
+				if rs, err = mancala.ParseRuleset(st.Ruleset); err == nil {
+					pr.sets[name], pr.rules[name] = st, rs
+					pr.order = append(pr.order, name)
+					continue
+				}
 			}
+			pr.err = errors.Join(pr.err, err)
 		}
-		pr.err = errors.Join(pr.err, err)
-	}
-	for range puzzleProvers {
-		pr.provers <- puzzles.NewProver(puzzles.DefaultBudget)
-	}
+		for range puzzleProvers {
+			pr.provers <- puzzles.NewProver(puzzles.DefaultBudget)
+		}
+	})
 	return pr
 }
 
@@ -77,9 +84,13 @@ type puzzleInfo struct {
 }
 
 func (s *Server) handlePuzzleSets(w http.ResponseWriter, r *http.Request) {
+	pr := s.puzzles.load()
+	if pr.err != nil {
+		s.log.Warn("some puzzles are not served", "err", pr.err)
+	}
 	out := []puzzleSetInfo{}
-	for _, name := range s.puzzles.order {
-		st := s.puzzles.sets[name]
+	for _, name := range pr.order {
+		st := pr.sets[name]
 		out = append(out, puzzleSetInfo{Preset: name, Ruleset: st.Ruleset, Puzzles: len(st.Puzzles)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"sets": out})
@@ -87,12 +98,13 @@ func (s *Server) handlePuzzleSets(w http.ResponseWriter, r *http.Request) {
 
 // puzzleSet returns the set the path's preset names.
 func (s *Server) puzzleSet(r *http.Request) (*puzzles.Set, mancala.Ruleset, error) {
+	pr := s.puzzles.load()
 	name := r.PathValue("preset")
-	st, ok := s.puzzles.sets[name]
+	st, ok := pr.sets[name]
 	if !ok {
-		return nil, mancala.Ruleset{}, app.Errorf(app.ENotFound, "no puzzles for %q; the presets with puzzles are %v", name, s.puzzles.order)
+		return nil, mancala.Ruleset{}, app.Errorf(app.ENotFound, "no puzzles for %q; the presets with puzzles are %v", name, pr.order)
 	}
-	return st, s.puzzles.rules[name], nil
+	return st, pr.rules[name], nil
 }
 
 // puzzleOf returns the puzzle the path names.
@@ -189,7 +201,7 @@ func (s *Server) handlePuzzleMove(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	var pv *puzzles.Prover
 	select {
-	case pv = <-s.puzzles.provers:
+	case pv = <-s.puzzles.load().provers:
 		defer func() { s.puzzles.provers <- pv }()
 	case <-ctx.Done():
 		s.fail(w, r, app.Errorf(app.EUnavailable, "the puzzle solver is busy; try again in a moment"))

@@ -122,10 +122,7 @@ func New(svc *app.Service, o Options) *Server {
 	}
 	s.metrics.start = time.Now()
 	s.accts = newAccountRoutes(svc, o)
-	s.puzzles = newPuzzleRoutes()
-	if err := s.puzzles.err; err != nil {
-		log.Warn("some puzzles are not served", "err", err)
-	}
+	s.puzzles = &puzzleRoutes{}
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
