@@ -11,7 +11,7 @@ import (
 // Verify proves p again from its position, with a fresh Prover of budget
 // nodes per action's proof: it must be a puzzle of its kind whose only
 // winning first action is p.Action, and its main line must be legal and
-// end in the mover's win. It returns the nodes the proofs took.
+// end in the mover's win, with the themes Themes names. It returns the nodes the proofs took.
 func Verify(ctx context.Context, rs mancala.Ruleset, p Puzzle, budget int) (int, error) {
 	s, err := fromPosition(rs, p.Position)
 	if err != nil {
@@ -32,6 +32,8 @@ func Verify(ctx context.Context, rs mancala.Ruleset, p Puzzle, budget int) (int,
 		return c.Nodes, fmt.Errorf("puzzles: %s: %d first actions, not %d", p.ID, len(c.Values), p.Legal)
 	}
 	me := s.ToMove()
+	start := s.Clone()
+	line := make([]mancala.Action, 0, len(p.Line))
 	for i, text := range p.Line {
 		a, err := mancala.ParseAction(text)
 		if err == nil {
@@ -40,12 +42,16 @@ func Verify(ctx context.Context, rs mancala.Ruleset, p Puzzle, budget int) (int,
 		if err != nil {
 			return c.Nodes, fmt.Errorf("puzzles: %s: main line action %d: %w", p.ID, i+1, err)
 		}
+		line = append(line, a)
 		if s.IsOver() && i < len(p.Line)-1 {
 			return c.Nodes, fmt.Errorf("puzzles: %s: the game ends before the main line does", p.ID)
 		}
 	}
 	if w, ok := s.Outcome().Result.Winner(); !s.IsOver() || !ok || w != me {
 		return c.Nodes, fmt.Errorf("puzzles: %s: the main line does not end in %s's win", p.ID, me.Name())
+	}
+	if th := Themes(start, line); !slices.Equal(th, p.Themes) {
+		return c.Nodes, fmt.Errorf("puzzles: %s: the themes are %v, not %v", p.ID, th, p.Themes)
 	}
 	return c.Nodes, nil
 }
