@@ -20,6 +20,8 @@ const (
 // Answer is what Play answers to the player's action.
 type Answer struct {
 	Status string
+	Player mancala.Player // the side of the player: the puzzle's side to move
+	Action mancala.Action // the player's action played
 	// Replies are the actions the engine played after the player's, up to
 	// the player's next decision or the end of the game.
 	Replies []mancala.Action
@@ -30,6 +32,9 @@ type Answer struct {
 	Checked bool
 	// Best is, on a failure, the action the player should have played.
 	Best mancala.Action
+	// Events are what the player's action and then each reply did on the
+	// board, one slice per action, for the page's animation.
+	Events [][]mancala.Event
 }
 
 // PlayError is a sequence of actions that cannot be played in a puzzle.
@@ -91,7 +96,7 @@ func Play(ctx context.Context, rs mancala.Ruleset, p Puzzle, played []string, pv
 		return Answer{}, playErrorf("%s is not legal here; legal: %v", a, s.Legal(nil))
 	}
 	onLine := last < len(p.Line) && slices.Equal(played, p.Line[:last+1])
-	ans := Answer{Status: StatusPlaying}
+	ans := Answer{Status: StatusPlaying, Player: me, Action: a}
 	if !onLine {
 		if last == 0 {
 			ans.Status, ans.Best = StatusFailed, mustParse(p.Action)
@@ -109,10 +114,11 @@ func Play(ctx context.Context, rs mancala.Ruleset, p Puzzle, played []string, pv
 			}
 		}
 	}
-	if err := s.Apply(a); err != nil {
+	evs, err := s.ApplyTraced(a, nil)
+	if err != nil {
 		return Answer{}, err
 	}
-	ans.State = s
+	ans.State, ans.Events = s, [][]mancala.Event{evs}
 	if ans.Status == StatusFailed {
 		return ans, nil
 	}
@@ -122,11 +128,13 @@ func Play(ctx context.Context, rs mancala.Ruleset, p Puzzle, played []string, pv
 		if err != nil {
 			return Answer{}, err
 		}
-		if err := s.Apply(r); err != nil {
+		evs, err := s.ApplyTraced(r, nil)
+		if err != nil {
 			return Answer{}, err
 		}
 		line = append(line, r)
 		ans.Replies = append(ans.Replies, r)
+		ans.Events = append(ans.Events, evs)
 	}
 	if s.IsOver() {
 		ans.Status = StatusFailed

@@ -321,3 +321,9 @@ func StateView(s *mancala.State) *GameView {
 	positionView(v, s)
 	return v
 }
+
+// EventViewsOf returns the views of the events evs of action a by side by,
+// outside the simultaneous Choro opening: an action of a puzzle.
+func EventViewsOf(evs []mancala.Event, a mancala.Action, by mancala.Player) []EventView {
+	return eventViews(evs, a, by, 0)
+}

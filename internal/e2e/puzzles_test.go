@@ -69,6 +69,7 @@ func TestPuzzlesBrowser(t *testing.T) {
 	if after <= 1500 {
 		t.Errorf("the rating after a solved puzzle is %v, want above 1500 (unrated)", after)
 	}
+	s.noDesync(ctx, "the solved puzzle")
 	s.shot(ctx, "puzzles-solved-360")
 
 	// A wrong first move fails at once, shows the solution, and costs rating.
@@ -95,6 +96,7 @@ func TestPuzzlesBrowser(t *testing.T) {
 	if txt := s.text(ctx, "#themes"); !strings.Contains(txt, strings.Join(q.Line, " ")) {
 		t.Errorf("the solution shown is %q, want the main line %v", txt, q.Line)
 	}
+	s.noDesync(ctx, "the failed puzzle")
 	s.shot(ctx, "puzzles-failed-360-dark")
 	s.run(ctx, darkMode(false))
 }

@@ -184,6 +184,9 @@ type puzzleMoveAnswer struct {
 	Best    string        `json:"best,omitempty"`
 	Line    []string      `json:"line,omitempty"`
 	View    *app.GameView `json:"view"`
+	// Events are what the player's action, then each reply, did on the
+	// board: the game view's events, one list per action.
+	Events [][]app.EventView `json:"events"`
 }
 
 func (s *Server) handlePuzzleMove(w http.ResponseWriter, r *http.Request) {
@@ -217,9 +220,16 @@ func (s *Server) handlePuzzleMove(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	out := puzzleMoveAnswer{Status: ans.Status, Replies: []string{}, Checked: ans.Checked, View: app.StateView(ans.State)}
+	out := puzzleMoveAnswer{Status: ans.Status, Replies: []string{}, Checked: ans.Checked, View: app.StateView(ans.State), Events: [][]app.EventView{}}
 	for _, a := range ans.Replies {
 		out.Replies = append(out.Replies, a.String())
+	}
+	for i, evs := range ans.Events {
+		a, by := ans.Action, ans.Player
+		if i > 0 {
+			a, by = ans.Replies[i-1], ans.Player.Other()
+		}
+		out.Events = append(out.Events, app.EventViewsOf(evs, a, by))
 	}
 	if ans.Status != puzzles.StatusPlaying {
 		out.Line = p.Line

@@ -5,7 +5,7 @@
 // player's Glicko-2 rating is kept on this device (puzzles-store.js).
 
 import { get, post } from "./http.js";
-import { Board } from "./board.js";
+import { Board, SPEEDS } from "./board.js";
 import { actionHole, sideName, sortActions, stones } from "./geom.js";
 import { directionChoices } from "./choro.js";
 import { $, errorText, h } from "./ui.js";
@@ -161,6 +161,13 @@ async function play(action) {
     prompt("", h("div", { class: "text" }, h("b", {}, t("puzzle.not_played")), h("div", { class: "small" }, errorText(err))));
     return;
   }
+  let animated = false;
+  for (const evs of ans.events || []) {
+    if (!evs.length) continue;
+    await board.animate(evs, SPEEDS.normal);
+    animated = true;
+  }
+  if (animated) board.matches(ans.view.board.rows);
   busy = false;
   played.push(action);
   mine.push(at);
@@ -241,6 +248,7 @@ async function giveUp() {
 function start(p) {
   puzzle = p;
   view = p.view;
+  board.setRules(p.view);
   played = [];
   mine = [];
   wrong = -1;
@@ -303,6 +311,7 @@ async function setup() {
   $("#next").addEventListener("click", next);
   $("#give-up").addEventListener("click", giveUp);
   $("#flip").addEventListener("change", () => view && draw());
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") board.skip(); });
   body.ready = "1";
   if (q.get("id")) {
     try {
