@@ -13,11 +13,14 @@ import (
 	"matombo/puzzles"
 )
 
-// puzzleProvers is how many puzzle moves the solver checks at once; the
-// others wait for a prover (at most puzzleWait, then 503).
+// puzzleProvers is how many puzzle moves the solver checks at once (one
+// core at most: the games' AI keeps the others); the others wait for a
+// prover (at most puzzleWait, then 503). puzzleMoves bounds the moves one
+// address may send a minute.
 const (
-	puzzleProvers = 2
+	puzzleProvers = 1
 	puzzleWait    = 10 * time.Second
+	puzzleMoves   = 120
 	// puzzleDeviation is the deviation the shipped puzzles' ratings are
 	// taken to have in a player's rating update.
 	puzzleDeviation = 80
@@ -27,6 +30,7 @@ const (
 // read at the first request that needs them, and the provers that check
 // moves off the main lines.
 type puzzleRoutes struct {
+	moves   *limiter // the moves sent, per address
 	once    sync.Once
 	sets    map[string]*puzzles.Set
 	rules   map[string]mancala.Ruleset
@@ -64,7 +68,7 @@ func (s *Server) registerPuzzles(m *http.ServeMux) {
 	m.HandleFunc("GET /api/puzzles/{preset}", s.handlePuzzleList)
 	m.HandleFunc("GET /api/puzzles/{preset}/{id}", s.handlePuzzle)
 	m.HandleFunc("GET /api/puzzles/{preset}/{id}/solution", s.handlePuzzleSolution)
-	m.HandleFunc("POST /api/puzzles/{preset}/{id}/moves", s.jsonOnly(s.handlePuzzleMove))
+	m.HandleFunc("POST /api/puzzles/{preset}/{id}/moves", s.jsonOnly(s.limited(s.puzzles.moves, "puzzle moves", false, s.handlePuzzleMove)))
 	m.HandleFunc("POST /api/puzzles/{preset}/{id}/result", s.jsonOnly(s.handlePuzzleResult))
 }
 

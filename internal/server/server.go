@@ -122,7 +122,7 @@ func New(svc *app.Service, o Options) *Server {
 	}
 	s.metrics.start = time.Now()
 	s.accts = newAccountRoutes(svc, o)
-	s.puzzles = &puzzleRoutes{}
+	s.puzzles = &puzzleRoutes{moves: newLimiter(puzzleMoves, time.Minute, "puzzle moves")}
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
