@@ -99,6 +99,12 @@ func TestPuzzlesBrowser(t *testing.T) {
 	s.noDesync(ctx, "the failed puzzle")
 	s.shot(ctx, "puzzles-failed-360-dark")
 	s.run(ctx, darkMode(false))
+
+	// On a desktop: the board beside the rating card.
+	desk := s.tab("puzzles-desktop", 1280, 900)
+	s.run(desk, chromedp.Navigate(s.base+"/puzzles?preset=tsoro"))
+	s.waitJS(desk, `document.body.dataset.puzzle && document.body.dataset.turn === "you"`, 20*time.Second)
+	s.shot(desk, "puzzles-desktop")
 }
 
 // clickAction plays action on the puzzle page as a player would: its
