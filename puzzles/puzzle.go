@@ -53,7 +53,7 @@ type Set struct {
 	Puzzles []Puzzle `json:"puzzles"`
 }
 
-// Ruleset returns the set's ruleset.
+// rules returns the set's ruleset.
 func (st *Set) rules() (mancala.Ruleset, error) { return mancala.ParseRuleset(st.Ruleset) }
 
 // Find returns the puzzle with the given id.
