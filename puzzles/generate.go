@@ -85,20 +85,9 @@ func Generate(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig) (*Set
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	budget := cfg.Budget
-	if budget == 0 {
-		budget = DefaultBudget
-	}
-	st := &Set{Preset: rs.Game.String(), Ruleset: rs.String(), Budget: budget, Puzzles: []Puzzle{}}
-	seen := map[string]bool{}
-	if cfg.Append != nil {
-		if cfg.Append.Ruleset != st.Ruleset || cfg.Append.Budget != budget {
-			return nil, fmt.Errorf("puzzles: the set to append to is of %q with budget %d, not %q with %d", cfg.Append.Ruleset, cfg.Append.Budget, st.Ruleset, budget)
-		}
-		st.Puzzles = append(st.Puzzles, cfg.Append.Puzzles...)
-		for _, p := range st.Puzzles {
-			seen[p.Position] = true
-		}
+	st, seen, budget, err := newSet(rs, cfg)
+	if err != nil {
+		return nil, err
 	}
 	for g := 0; g < cfg.Games && len(st.Puzzles) < cfg.Want+len(appended(cfg)); g++ {
 		found, err := gamePuzzles(ctx, rs, cfg, budget, g, seen)
@@ -118,6 +107,27 @@ func Generate(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig) (*Set
 		}
 	}
 	return st, nil
+}
+
+// newSet returns the set Generate and FromRecords fill: empty, or
+// cfg.Append's puzzles, with the positions already there, and the budget.
+func newSet(rs mancala.Ruleset, cfg GenerateConfig) (*Set, map[string]bool, int, error) {
+	budget := cfg.Budget
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	st := &Set{Preset: rs.Game.String(), Ruleset: rs.String(), Budget: budget, Puzzles: []Puzzle{}}
+	seen := map[string]bool{}
+	if cfg.Append != nil {
+		if cfg.Append.Ruleset != st.Ruleset || cfg.Append.Budget != budget {
+			return nil, nil, 0, fmt.Errorf("puzzles: the set to append to is of %q with budget %d, not %q with %d", cfg.Append.Ruleset, cfg.Append.Budget, st.Ruleset, budget)
+		}
+		st.Puzzles = append(st.Puzzles, cfg.Append.Puzzles...)
+		for _, p := range st.Puzzles {
+			seen[p.Position] = true
+		}
+	}
+	return st, seen, budget, nil
 }
 
 // gamePuzzles plays self-play game g and returns the puzzles met in it.
@@ -156,27 +166,14 @@ func gamePuzzles(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig, bu
 			}
 			continue
 		}
-		few := cfg.MaxStones <= 0 || s.Stones(mancala.South)+s.Stones(mancala.North) <= cfg.MaxStones
-		few = few && (cfg.MaxSide <= 0 || min(s.Stones(mancala.South), s.Stones(mancala.North)) <= cfg.MaxSide)
-		if few && s.AtTurnStart() && s.Turns()-lastTurn >= cfg.Spacing {
-			for i, t := range branches(s, cfg.Branch) {
-				pos := t.Position()
-				if seen[pos] || len(out) >= cfg.PerGame {
-					continue
-				}
-				seen[pos] = true
-				p, err := candidate(ctx, rs, pos, budget, cfg.screen(budget), cfg.MaxLine, cfg.MaxNodes)
-				switch {
-				case err == nil:
-					p.Source = fmt.Sprintf("self-play game %d (seed %d, level %d), turn %d", g, cfg.Seed, cfg.Play, s.Turns()+1)
-					if i > 0 {
-						p.Source += fmt.Sprintf(", after %s's alternative turn", s.ToMove().Name())
-					}
-					out = append(out, p)
-					lastTurn = s.Turns()
-				case !errors.Is(err, ErrNotPuzzle):
-					return out, err
-				}
+		if s.AtTurnStart() && s.Turns()-lastTurn >= cfg.Spacing {
+			found, err := tryTurnStart(ctx, rs, s, cfg, budget, seen, cfg.PerGame-len(out),
+				fmt.Sprintf("self-play game %d (seed %d, level %d), turn %d", g, cfg.Seed, cfg.Play, s.Turns()+1))
+			if err != nil {
+				return out, err
+			}
+			if len(found) > 0 {
+				out, lastTurn = append(out, found...), s.Turns()
 			}
 		}
 		a, err := players[s.ToMove()].Choose(ctx, s, search.Limits{})
@@ -185,6 +182,37 @@ func gamePuzzles(ctx context.Context, rs mancala.Ruleset, cfg GenerateConfig, bu
 		}
 		if err := s.Apply(a); err != nil {
 			return out, fmt.Errorf("puzzles: %s chose an illegal action: %w", s.ToMove().Name(), err)
+		}
+	}
+	return out, nil
+}
+
+// tryTurnStart tries the turn start s of a game, and the positions one
+// turn off it (cfg.Branch), when it has few enough stones, and returns the
+// puzzles found there (at most room), their source saying where.
+func tryTurnStart(ctx context.Context, rs mancala.Ruleset, s *mancala.State, cfg GenerateConfig, budget int, seen map[string]bool, room int, source string) ([]Puzzle, error) {
+	few := cfg.MaxStones <= 0 || s.Stones(mancala.South)+s.Stones(mancala.North) <= cfg.MaxStones
+	few = few && (cfg.MaxSide <= 0 || min(s.Stones(mancala.South), s.Stones(mancala.North)) <= cfg.MaxSide)
+	if !few || s.InOpening() {
+		return nil, nil
+	}
+	var out []Puzzle
+	for i, t := range branches(s, cfg.Branch) {
+		pos := t.Position()
+		if seen[pos] || len(out) >= room {
+			continue
+		}
+		seen[pos] = true
+		p, err := candidate(ctx, rs, pos, budget, cfg.screen(budget), cfg.MaxLine, cfg.MaxNodes)
+		switch {
+		case err == nil:
+			p.Source = source
+			if i > 0 {
+				p.Source += fmt.Sprintf(", after %s's alternative turn", s.ToMove().Name())
+			}
+			out = append(out, p)
+		case !errors.Is(err, ErrNotPuzzle):
+			return out, err
 		}
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -256,5 +257,45 @@ func TestClassifyRefuses(t *testing.T) {
 	tsoro, _ := mancala.NewGame(mancala.Default(mancala.Tsoro))
 	if _, err := NewProver(1000).Classify(ctx, tsoro); !errors.Is(err, ErrNotPuzzle) {
 		t.Errorf("Tsoro's start within 1000 nodes: %v, want ErrNotPuzzle", err)
+	}
+}
+
+// TestFromRecords finds a shipped puzzle again in a stored game that
+// passes through its position: the game starts there and plays its main
+// line.
+func TestFromRecords(t *testing.T) {
+	rs, p := firstPuzzle(t)
+	s, err := fromPosition(rs, p.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line []mancala.Action
+	for _, text := range p.Line {
+		a, _ := mancala.ParseAction(text)
+		line = append(line, a)
+	}
+	end := s.Clone()
+	for _, a := range line {
+		if err := end.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := &mancala.Record{Ruleset: rs, Position: p.Position, Result: end.Outcome().Result, Turns: search.SplitTurns(s, line)}
+	if _, err := rec.Replay(); err != nil {
+		t.Fatalf("the record does not replay: %v", err)
+	}
+	cfg := DefaultGenerate()
+	cfg.Want, cfg.Branch, cfg.MaxStones, cfg.Screen = 1, false, 0, 0
+	other := mancala.Default(mancala.Choro)
+	if rs == other {
+		other = mancala.Default(mancala.Nsolo)
+	}
+	games := []Recorded{{Name: "other.txt", Record: &mancala.Record{Ruleset: other}}, {Name: "game.txt", Record: rec}}
+	st, err := FromRecords(context.Background(), rs, games, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Puzzles) != 1 || st.Puzzles[0].Position != p.Position || st.Puzzles[0].Action != p.Action || !strings.HasPrefix(st.Puzzles[0].Source, "stored game game.txt, turn 1") {
+		t.Errorf("found %+v, want %s at turn 1 of game.txt", st.Puzzles, p.ID)
 	}
 }

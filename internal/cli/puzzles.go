@@ -21,7 +21,7 @@ func puzzlesCommand() command {
                       [--budget nodes] [--max-line n] [--max-stones n]
                       [--max-side n] [--screen nodes] [--max-nodes n]
                       [--per-game n] [--spacing n]
-                      [--branch=false] [--append] [--dir dir]
+                      [--branch=false] [--append] [--records glob] [--dir dir]
        matombo puzzles verify [<game>...] [--every n] [--json]
        matombo puzzles merge <file>... [--dir dir]
 
@@ -36,7 +36,7 @@ the puzzle. Each puzzle carries its main line (the winner's quickest win
 against the longest defence, to the end of the game), its themes and a
 rating from the weakest level of play that finds its first action.
 
-Without verify, plays self-play games of each preset (tsoro,
+Without verify or merge, plays self-play games of each preset (tsoro,
 misoro-tsoro, musoro-tsoro, nsolo, choro, or those named) between two
 players of level --play, after a few random turns, proves the turn starts
 and writes the puzzles found to <dir>/<game>.json as it goes, until N are
@@ -73,6 +73,9 @@ flags:
   --branch          also try the turn starts one turn off each game's path,
                     after each turn the side to move could have played (at
                     most 64; default %v)
+  --records glob    look in the stored games of these record files (such as
+                    the archive's exports) instead of self-play games; the
+                    games of other rulesets are left out
   --append          keep the puzzles already in <dir>/<game>.json and add
                     new ones (use another --seed)
   --dir dir         where to write the puzzles (default puzzles/data)
@@ -110,6 +113,7 @@ func runPuzzles(ctx context.Context, e *env, args []string) int {
 	spacing := fs.Int("spacing", d.Spacing, "")
 	branch := fs.Bool("branch", d.Branch, "")
 	appendTo := fs.Bool("append", false, "")
+	records := fs.String("records", "", "")
 	maxNodes := fs.Int("max-nodes", d.MaxNodes, "")
 	dir := fs.String("dir", filepath.Join("puzzles", "data"), "")
 	pos, done, code := parse(e, c, fs, args)
@@ -147,7 +151,16 @@ func runPuzzles(ctx context.Context, e *env, args []string) int {
 		}
 		var st *puzzles.Set
 		var err error
-		if !finish(ctx, e, c.name, func() { st, err = puzzles.Generate(ctx, rs, cfg) }) {
+		gen := func() { st, err = puzzles.Generate(ctx, rs, cfg) }
+		if *records != "" {
+			games, rerr := readRecords(*records)
+			if rerr != nil {
+				e.errorf(c.name, "--records: %s", rerr)
+				return exitFailure
+			}
+			gen = func() { st, err = puzzles.FromRecords(ctx, rs, games, cfg) }
+		}
+		if !finish(ctx, e, c.name, gen) {
 			return exitFailure
 		}
 		if err == nil {
@@ -179,6 +192,30 @@ func puzzlePresets(e *env, c command, pos []string) ([]mancala.Ruleset, int, boo
 		out = mancala.Presets()
 	}
 	return out, exitOK, true
+}
+
+// readRecords reads the game records of the files pattern matches.
+func readRecords(pattern string) ([]puzzles.Recorded, error) {
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no file matches %q", pattern)
+	}
+	var out []puzzles.Recorded
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := mancala.ParseRecord(string(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s", f, plain(err))
+		}
+		out = append(out, puzzles.Recorded{Name: filepath.Base(f), Record: rec})
+	}
+	return out, nil
 }
 
 // readSet reads a set of puzzles from file.

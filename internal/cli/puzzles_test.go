@@ -94,3 +94,30 @@ func TestPuzzlesUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestPuzzlesRecords looks for puzzles in stored games: a finished Nsolo
+// game, and a file that is no record.
+func TestPuzzlesRecords(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := run(t, "", "puzzles", "nsolo", "--records", "testdata/replay-nsolo-finished.txt", "--want", "5", "--dir", dir)
+	if code != 0 || !strings.Contains(out, "nsolo: ") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	st, err := readSet(filepath.Join(dir, "nsolo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range st.Puzzles {
+		if !strings.HasPrefix(p.Source, "stored game replay-nsolo-finished.txt, turn ") {
+			t.Errorf("%s comes from %q", p.ID, p.Source)
+		}
+	}
+	if rep, err := puzzles.VerifySet(t.Context(), st, 1); err != nil || rep.Verified != len(st.Puzzles) {
+		t.Errorf("verified %d of %d (%v): %v", rep.Verified, len(st.Puzzles), err, rep.Failures)
+	}
+	t.Logf("%d puzzles in the stored game", len(st.Puzzles))
+	code, _, errOut = run(t, "", "puzzles", "nsolo", "--records", "testdata/help.golden", "--dir", dir)
+	if code != 1 || !strings.Contains(errOut, "help.golden") {
+		t.Errorf("a file that is no record: exit %d, %q", code, errOut)
+	}
+}
