@@ -29,8 +29,9 @@ type GenerateConfig struct {
 	// the board: on a large board the solver proves only endgames.
 	MaxStones int
 	// MaxSide, when above 0, skips the turn starts where both sides have
-	// more stones: in Choro, where no stone leaves the board, a side low on
-	// stones is where the game is decided.
+	// more stones, and tries only the positions whose side to move has at
+	// most MaxSide: in Choro, where no stone leaves the board, the puzzles
+	// are those of a side low on stones that can still win.
 	MaxSide int
 	// Screen is the solver nodes of the quick proof of a candidate's root
 	// that most positions fail (0: the budget): a smaller screen tries
@@ -199,7 +200,7 @@ func tryTurnStart(ctx context.Context, rs mancala.Ruleset, s *mancala.State, cfg
 	var out []Puzzle
 	for i, t := range branches(s, cfg.Branch) {
 		pos := t.Position()
-		if seen[pos] || len(out) >= room {
+		if seen[pos] || len(out) >= room || (cfg.MaxSide > 0 && t.Stones(t.ToMove()) > cfg.MaxSide) {
 			continue
 		}
 		seen[pos] = true

@@ -60,8 +60,10 @@ flags:
   --max-line n      the longest main line, in decisions (default %d)
   --max-stones n    try only turn starts with at most n stones on the board
                     (default %d; 0: all)
-  --max-side n      try only turn starts where one side has at most n stones
-                    (default 0: all; Choro keeps all its stones on the board)
+  --max-side n      try only turn starts where one side has at most n
+                    stones, and only positions whose side to move has at
+                    most n (default 0: all; Choro keeps all its stones on
+                    the board)
   --screen nodes    the solver nodes of the quick first proof that most
                     positions fail (default %d; 0: the budget)
   --max-nodes n     keep only puzzles whose first actions' proofs take at
