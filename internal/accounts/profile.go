@@ -2,6 +2,8 @@ package accounts
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"matombo/internal/app"
@@ -146,8 +148,8 @@ func (s *Service) Leaderboard(ctx context.Context, key RatingKey, limit int) ([]
 	if key.Category == "" {
 		key.Category = CategoryUntimed
 	}
-	if key.Category != CategoryUntimed {
-		return nil, app.Errorf(app.EInvalid, "category %q is not allowed; the one category is %s (games have no clocks)", key.Category, CategoryUntimed)
+	if !slices.Contains(app.Categories, key.Category) {
+		return nil, app.Errorf(app.EInvalid, "category %q is not allowed; categories are %s", key.Category, strings.Join(app.Categories, ", "))
 	}
 	if limit == 0 {
 		limit = 50
