@@ -63,9 +63,9 @@ type Game struct {
 	Offer string
 	// Rated says the game was created rated (package accounts rates it):
 	// it has no takebacks.
-	Rated bool
-	Created     time.Time
-	Updated     time.Time
+	Rated   bool
+	Created time.Time
+	Updated time.Time
 }
 
 // Over reports whether the game has a result.
