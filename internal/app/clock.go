@@ -247,6 +247,9 @@ func (p *played) clockView(now time.Time) *ClockView {
 		v.Left[side.String()] = max(left, 0).Milliseconds()
 	}
 	if g.Over() {
+		if g.Reason == ReasonTime {
+			v.Left[toMove.String()] = 0 // the flag fell
+		}
 		return v
 	}
 	due := g.Deadline
