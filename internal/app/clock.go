@@ -211,7 +211,7 @@ type ClockView struct {
 	// a whole turn's time).
 	Left    map[string]int64 `json:"left_ms,omitempty"`
 	Running string           `json:"running"`  // the side whose clock runs, "" if none (first turns, game over, no clock)
-	At      time.Time        `json:"at"`       // the server's time of the view
+	At      *time.Time       `json:"at,omitempty"` // the server's time of the view, for a game with a clock (Left is at it)
 	Due     *time.Time       `json:"deadline"` // when the decision in play ends the game (flag, abort, correspondence time); null if none
 	Started bool             `json:"started"`  // both sides have played a turn: the game can no longer be aborted
 	// AbandonAfterS is, for a game without a clock, the seconds of
@@ -226,7 +226,7 @@ func (p *played) clockView(now time.Time) *ClockView {
 	g := p.g
 	toMove := p.state().ToMove()
 	tc := timeControlOf(g)
-	v := &ClockView{Control: tc.String(), Category: tc.Category(), At: now.UTC(), Started: bothPlayed(g, toMove)}
+	v := &ClockView{Control: tc.String(), Category: tc.Category(), Started: bothPlayed(g, toMove)}
 	if tc.IsZero() {
 		if !g.Over() && g.Mode != ModeImported {
 			v.AbandonAfterS = int64(AbandonAfter / time.Second)
@@ -235,6 +235,8 @@ func (p *played) clockView(now time.Time) *ClockView {
 		}
 		return v
 	}
+	at := now.UTC()
+	v.At = &at
 	v.Left = map[string]int64{}
 	for _, side := range []mancala.Player{mancala.South, mancala.North} {
 		left := clockLeft(g, tc, side)
