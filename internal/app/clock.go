@@ -210,10 +210,10 @@ type ClockView struct {
 	// correspondence, the time left of the turn (the side not to move:
 	// a whole turn's time).
 	Left    map[string]int64 `json:"left_ms,omitempty"`
-	Running string           `json:"running"`  // the side whose clock runs, "" if none (first turns, game over, no clock)
+	Running string           `json:"running"`      // the side whose clock runs, "" if none (first turns, game over, no clock)
 	At      *time.Time       `json:"at,omitempty"` // the server's time of the view, for a game with a clock (Left is at it)
-	Due     *time.Time       `json:"deadline"` // when the decision in play ends the game (flag, abort, correspondence time); null if none
-	Started bool             `json:"started"`  // both sides have played a turn: the game can no longer be aborted
+	Due     *time.Time       `json:"deadline"`     // when the decision in play ends the game (flag, abort, correspondence time); null if none
+	Started bool             `json:"started"`      // both sides have played a turn: the game can no longer be aborted
 	// AbandonAfterS is, for a game without a clock, the seconds of
 	// inactivity after which it is ended (abandonedResult).
 	AbandonAfterS int64 `json:"abandon_after_s,omitempty"`
