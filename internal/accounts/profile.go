@@ -78,7 +78,7 @@ func (s *Service) Profile(ctx context.Context, name string) (*Profile, error) {
 type GameSummary struct {
 	app.Summary
 	Side    string `json:"side"`
-	Outcome string `json:"outcome"` // "won", "lost", "drawn" or "playing"
+	Outcome string `json:"outcome"` // "won", "lost", "drawn", "aborted" or "playing"
 }
 
 // Games lists the games of the player named name by f (Limit 0: 20).
@@ -113,6 +113,8 @@ func (s *Service) Games(ctx context.Context, name string, f GameFilter) ([]GameS
 		switch {
 		case g.Result == "draw":
 			outcome = "drawn"
+		case g.Result == app.ResultAborted:
+			outcome = "aborted"
 		case g.Result == side:
 			outcome = "won"
 		case g.Over():

@@ -16,7 +16,7 @@ let oldestId = "";
 const pageSize = 20;
 
 // The outcomes whose words the catalog carries (profile.outcome.<name>).
-const outcomes = ["won", "lost", "drawn", "playing"];
+const outcomes = ["won", "lost", "drawn", "playing", "aborted"];
 
 async function openSeated(id) {
   try {
