@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -327,5 +328,35 @@ func TestOffers(t *testing.T) {
 	}
 	if left(v, "N") != 3*time.Minute || left(v, "S") != 3*time.Minute-8*time.Second {
 		t.Fatalf("clocks after the takeback: %+v", v.Clock)
+	}
+}
+
+// TestSweepSkipsBrokenGames: a due game the sweep cannot end (its stored
+// actions do not replay) is logged once and left for sweepRetry, and the
+// other due games end all the same.
+func TestSweepSkipsBrokenGames(t *testing.T) {
+	e := newClockEnv(t)
+	var logs strings.Builder
+	e.svc.Close()
+	e.svc = app.NewService(app.Config{Store: e.store, AI: search.NewGreedyLevels(1), Clock: e.clock, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	t.Cleanup(e.svc.Close)
+	now := e.clock.Now()
+	broken := &app.Game{ID: "broken", Ruleset: "nsolo", Mode: app.ModeFriend, Result: "*", Created: now, Updated: now, TimeControl: "1+0",
+		ClockFrom: now, Deadline: now.Add(time.Second), Actions: []app.Move{{Ply: 0, Action: "zz9", At: now}}}
+	if err := e.store.CreateGame(e.ctx, broken); err != nil {
+		t.Fatal(err)
+	}
+	id, _, _ := e.local("1+0")
+	e.clock.Advance(app.StartWindow)
+	if n, err := e.svc.Sweep(e.ctx); n != 1 || err != nil {
+		t.Fatalf("first sweep: %d ended, %v", n, err)
+	}
+	if v := e.view(id); v.Result != app.ResultAborted || v.Reason != app.ReasonNotStarted {
+		t.Fatalf("the good game: %s (%s)", v.Result, v.Reason)
+	}
+	e.clock.Advance(time.Minute)
+	e.svc.Sweep(e.ctx)
+	if n := strings.Count(logs.String(), "trying again later"); n != 1 {
+		t.Fatalf("the broken game was tried %d times in two sweeps, want 1:\n%s", n, logs.String())
 	}
 }

@@ -79,6 +79,9 @@ type Service struct {
 	clock     Clock          // the clocks' time (clock.go)
 	clocks    ClockStore     // the store's clocks, offers and due games; nil: none (sweep.go)
 	sweeper   *sweeper
+	// sweepFails are the games whose end the sweep failed to store, by
+	// when (sweep.go); guarded by mu.
+	sweepFails map[string]time.Time
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.

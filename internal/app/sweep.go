@@ -29,6 +29,15 @@ const sweepBatch = 100
 // sweepTimeout bounds one sweep.
 const sweepTimeout = 30 * time.Second
 
+// sweepRetry is how long a game the sweep failed to end (a store error, a
+// stored game that does not replay) is left before it is tried again, so
+// that it neither fills the log every second nor holds the others back.
+const sweepRetry = 10 * time.Minute
+
+// maxSweepFailures bounds the games remembered as failed (the oldest
+// failure is forgotten first).
+const maxSweepFailures = 1000
+
 // sweeper runs the sweeps on the service's clock.
 type sweeper struct {
 	mu      sync.Mutex
@@ -98,15 +107,20 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	now := s.clock.Now().UTC()
-	ids, err := s.clocks.DueGames(ctx, now, now.Add(-AbandonAfter), sweepBatch)
+	failed := s.sweepFailures(now)
+	ids, err := s.clocks.DueGames(ctx, now, now.Add(-AbandonAfter), sweepBatch+len(failed))
 	if err != nil {
 		return 0, err
 	}
 	ended := 0
 	for _, id := range ids {
+		if _, skip := failed[id]; skip {
+			continue
+		}
 		ok, err := s.sweepGame(ctx, id)
 		if err != nil {
-			s.log.Warn("clock: end a game due to end", "game", id, "err", err)
+			s.log.Warn("clock: end a game due to end; trying again later", "game", id, "retry_in", sweepRetry, "err", err)
+			s.sweepFailed(id, now)
 			continue
 		}
 		if ok {
@@ -114,6 +128,41 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 		}
 	}
 	return ended, ctx.Err()
+}
+
+// sweepFailures returns the games whose end failed within sweepRetry of
+// now, forgetting the older failures.
+func (s *Service) sweepFailures(now time.Time) map[string]time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]time.Time{}
+	for id, at := range s.sweepFails {
+		if now.Sub(at) >= sweepRetry {
+			delete(s.sweepFails, id)
+			continue
+		}
+		out[id] = at
+	}
+	return out
+}
+
+// sweepFailed remembers that ending game id failed at now.
+func (s *Service) sweepFailed(id string, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sweepFails == nil {
+		s.sweepFails = map[string]time.Time{}
+	}
+	if len(s.sweepFails) >= maxSweepFailures {
+		oldest, at := "", now
+		for k, t := range s.sweepFails {
+			if t.Before(at) {
+				oldest, at = k, t
+			}
+		}
+		delete(s.sweepFails, oldest)
+	}
+	s.sweepFails[id] = now
 }
 
 // sweepGame ends game id if it is due to end now, and reports whether
