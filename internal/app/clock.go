@@ -72,13 +72,20 @@ const ResultAborted = "aborted"
 // handovers counts how often the decision passed from one side to the
 // other in actions, then to toMove: 2 once both sides have played a turn.
 func handovers(actions []Move, toMove mancala.Player) int {
+	return handoversUpTo(actions, toMove, len(actions)+1)
+}
+
+// handoversUpTo is handovers counted up to limit at most: the handovers
+// of a game come in its first actions, so asking whether both sides have
+// played (limit 2) reads only those.
+func handoversUpTo(actions []Move, toMove mancala.Player, limit int) int {
 	n := 0
-	for i := 1; i < len(actions); i++ {
+	for i := 1; i < len(actions) && n < limit; i++ {
 		if actions[i].Side != actions[i-1].Side {
 			n++
 		}
 	}
-	if len(actions) > 0 && actions[len(actions)-1].Side != toMove {
+	if n < limit && len(actions) > 0 && actions[len(actions)-1].Side != toMove {
 		n++
 	}
 	return n
@@ -86,7 +93,7 @@ func handovers(actions []Move, toMove mancala.Player) int {
 
 // bothPlayed reports whether both sides of g have played a turn, the
 // decision now being toMove's.
-func bothPlayed(g *Game, toMove mancala.Player) bool { return handovers(g.Actions, toMove) >= 2 }
+func bothPlayed(g *Game, toMove mancala.Player) bool { return handoversUpTo(g.Actions, toMove, 2) >= 2 }
 
 // clockLeft returns side's time left as stored: its last action's clock,
 // or the control's start (a correspondence turn's time).
@@ -132,7 +139,8 @@ func stamp(g *Game, m *Move, side, next mancala.Player, over bool) {
 		return
 	}
 	left := clockLeft(g, tc, side)
-	timed := bothPlayed(g, side)
+	played := handoversUpTo(g.Actions, side, 2) // before this action
+	timed := played >= 2
 	if timed {
 		left -= now.Sub(g.ClockFrom)
 		if turnEnds {
@@ -143,14 +151,16 @@ func stamp(g *Game, m *Move, side, next mancala.Player, over bool) {
 	if over {
 		return
 	}
-	after := append(g.Actions[:len(g.Actions):len(g.Actions)], *m)
+	if turnEnds {
+		played++ // the handovers after the action
+	}
 	switch {
-	case handovers(after, next) < 2:
+	case played < 2:
 		m.Deadline = now.Add(StartWindow)
 	case next == side:
 		m.Deadline = now.Add(m.Clock)
 	default:
-		m.Deadline = now.Add(clockLeft(&Game{Actions: after}, tc, next))
+		m.Deadline = now.Add(clockLeft(g, tc, next)) // m is side's: next's clock is as stored
 	}
 }
 
