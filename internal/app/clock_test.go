@@ -323,7 +323,7 @@ func TestOffers(t *testing.T) {
 	}
 	e.clock.Advance(3 * time.Second)
 	v, err = e.svc.Takeback(e.ctx, id, s)
-	if err != nil || v.Ply != before.Ply || v.ToMove != "N" || v.Offers.Takeback != "" {
+	if err != nil || v.Ply != before.Ply || v.ToMove != "N" || v.Offers.Takeback != "" || v.Takebacks != 1 {
 		t.Fatalf("accept the takeback: %v, ply %d (want %d), to move %s", err, v.Ply, before.Ply, v.ToMove)
 	}
 	if left(v, "N") != 3*time.Minute || left(v, "S") != 3*time.Minute-8*time.Second {

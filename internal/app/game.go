@@ -61,6 +61,9 @@ type Game struct {
 	// OfferDraw or OfferTakeback followed by ":" and the offering side
 	// ("draw:S"); "" for none. An action clears it.
 	Offer string
+	// Takebacks counts the takebacks accepted (the actions they removed
+	// are gone): of two views, the one with more is the newer.
+	Takebacks int
 	// Rated says the game was created rated (package accounts rates it):
 	// it has no takebacks.
 	Rated   bool
@@ -177,7 +180,7 @@ type ClockStore interface {
 	SetOffer(ctx context.Context, id string, plies int, offer string) error
 	// TakeBack removes the actions from ply to on of game id, in play with
 	// exactly plies actions (else EConflict), sets its turn count, its
-	// ClockFrom to from and its Deadline to deadline, and clears its
-	// Offer.
+	// ClockFrom to from and its Deadline to deadline, clears its Offer
+	// and counts the takeback (Takebacks).
 	TakeBack(ctx context.Context, id string, plies, to, turns int, from, deadline time.Time) error
 }

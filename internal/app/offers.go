@@ -241,7 +241,7 @@ func (s *Service) takeBack(ctx context.Context, p *played, asker, accepter manca
 		return nil, err
 	}
 	s.cache.drop(g.ID)
-	kept.Turns, kept.Updated = st.Turns(), now
+	kept.Turns, kept.Updated, kept.Takebacks = st.Turns(), now, g.Takebacks+1
 	u := np.update(nil)
 	s.publish(ctx, g.ID, u)
 	return u.ViewFor(accepter.String()), nil

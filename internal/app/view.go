@@ -55,6 +55,9 @@ type GameView struct {
 	Clock *ClockView `json:"clock,omitempty"`
 	// Offers is what the players may offer or answer (offers.go).
 	Offers *OffersView `json:"offers,omitempty"`
+	// Takebacks counts the takebacks accepted: a view with more is newer
+	// than one with fewer, whatever their plies.
+	Takebacks int `json:"takebacks"`
 	RuleFacts
 }
 
@@ -302,6 +305,7 @@ func (p *played) view(you string) *GameView {
 	}
 	v.Clock = p.clockView(now)
 	v.Offers = p.offers()
+	v.Takebacks = g.Takebacks
 	v.Seated = map[string]bool{"S": false, "N": false}
 	for _, st := range g.Seats {
 		v.Seated[st.Side.String()] = true

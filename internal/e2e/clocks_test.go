@@ -13,8 +13,8 @@ import (
 
 // TestClocksBrowser: two accounts play a rated 1+0 game to a flag (on the
 // server's fake clock) and both see their ratings change; a game aborted
-// before both sides played; a draw offered and accepted; a correspondence
-// game ended by its time limit.
+// before both sides played; a takeback and a draw, each asked and
+// accepted; a correspondence game ended by its time limit.
 func TestClocksBrowser(t *testing.T) {
 	exe := chromium(t)
 	clock := fakeclock.New(time.Now().UTC())
@@ -79,10 +79,22 @@ func TestClocksBrowser(t *testing.T) {
 		s.waitJS(c, `!document.querySelector("#banner").classList.contains("hidden") && document.querySelector("#banner").textContent.includes("Aborted")`, 15*time.Second)
 	}
 
-	// A draw offered by Ada, seen and accepted by Bob.
+	// A takeback asked by Ada and accepted by Bob, then a draw offered by
+	// Ada, seen and accepted by Bob.
 	id = s.clockGame(ada, bob, "10+5", false)
 	s.playTurnIn(ada, id, "S")
 	s.playTurnIn(bob, id, "N")
+	s.api("GET", "/api/games/"+id, "", nil, &v)
+	back := v.Ply
+	s.playTurnIn(ada, id, "S")
+	s.waitJS(ada, `document.querySelector("#ask-takeback")`, 10*time.Second)
+	s.run(ada, runJS(`document.querySelector("#ask-takeback").click()`))
+	s.waitJS(bob, `document.querySelector("#accept-takeback") && document.querySelector("#offers-card").textContent.includes("take back their last turn")`, 10*time.Second)
+	s.run(bob, runJS(`document.querySelector("#accept-takeback").click()`))
+	for _, c := range []context.Context{ada, bob} {
+		s.waitJS(c, `Number(document.body.dataset.ply) === `+fmt.Sprint(back)+` && !document.querySelector("#accept-takeback")`, 15*time.Second)
+	}
+	s.waitJS(ada, gameState+` === "act"`, 10*time.Second)
 	s.waitJS(ada, `document.querySelector("#offer-draw") && !document.querySelector("#abort")`, 10*time.Second)
 	s.run(ada, runJS(`document.querySelector("#offer-draw").click()`))
 	s.waitJS(ada, `document.querySelector("#offers-card").textContent.includes("You offered a draw")`, 10*time.Second)
@@ -134,7 +146,15 @@ func (s *session) clockGame(creator, joiner context.Context, tc string, rated bo
 		chromedp.Click(chromedp.CSS(`input[name="opponent"][value="friend"] + span`)),
 		chromedp.Click(chromedp.CSS(`input[name="side"][value="S"] + span`)),
 	)
-	s.waitJS(creator, `!document.querySelector("#clock-box").classList.contains("hidden")`, 10*time.Second)
+	// The home page draws its form again as it learns the presets: the
+	// choices are checked again by script until the clock box shows.
+	s.waitJS(creator, `(() => {
+		for (const sel of ['input[name="opponent"][value="friend"]', 'input[name="side"][value="S"]']) {
+			const r = document.querySelector(sel);
+			if (!r.checked) r.click();
+		}
+		return !document.querySelector("#clock-box").classList.contains("hidden");
+	})()`, 10*time.Second)
 	s.run(creator, runJS(fmt.Sprintf(`(() => { const sel = document.querySelector("#time-control"); sel.value = %q; sel.dispatchEvent(new Event("change")); document.querySelector("#rated").checked = %v; })()`, tc, rated)))
 	s.run(creator, chromedp.Click(chromedp.ID("#start")))
 	s.waitJS(creator, `location.pathname.startsWith("/game/") && document.querySelector("#board svg") && document.querySelector("#invite-url").value`, 15*time.Second)

@@ -78,7 +78,7 @@ func (s *Store) TakeBack(ctx context.Context, id string, plies, to, turns int, f
 		if _, err := tx.Exec(ctx, `DELETE FROM actions WHERE game_id = $1 AND ply >= $2`, id, to); err != nil {
 			return fmt.Errorf("postgres: take back game %s: %w", id, err)
 		}
-		_, err = tx.Exec(ctx, `UPDATE games SET plies = $1, turns = $2, clock_from = $3, deadline = $4, offer = '', updated = $3 WHERE id = $5`,
+		_, err = tx.Exec(ctx, `UPDATE games SET plies = $1, turns = $2, clock_from = $3, deadline = $4, offer = '', updated = $3, takebacks = takebacks + 1 WHERE id = $5`,
 			to, turns, from, optTime(deadline), id)
 		return err
 	})

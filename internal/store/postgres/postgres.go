@@ -240,7 +240,7 @@ func insertAction(ctx context.Context, tx pgx.Tx, id string, m app.Move) error {
 // records' header limits), which only a game's own page reads.
 const (
 	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
-	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers, time_control, clock_from, deadline, offer, rated`
+	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers, time_control, clock_from, deadline, offer, rated, takebacks`
 )
 
 // scanGame reads a row of summaryColumns, or of gameColumns if withHeaders.
@@ -252,7 +252,7 @@ func scanGame(row pgx.Row, withHeaders bool) (*app.Game, error) {
 	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
 		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated}
 	if withHeaders {
-		dest = append(dest, &once, &taken, &headers, &g.TimeControl, &from, &deadline, &g.Offer, &g.Rated)
+		dest = append(dest, &once, &taken, &headers, &g.TimeControl, &from, &deadline, &g.Offer, &g.Rated, &g.Takebacks)
 	}
 	if err := row.Scan(dest...); err != nil {
 		return nil, err

@@ -66,7 +66,7 @@ func (s *Store) TakeBack(ctx context.Context, id string, plies, to, turns int, f
 		if _, err := tx.ExecContext(ctx, `DELETE FROM actions WHERE game_id = ? AND ply >= ?`, id, to); err != nil {
 			return fmt.Errorf("sqlite: take back game %s: %w", id, err)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE games SET plies = ?, turns = ?, clock_from = ?, deadline = ?, offer = '', updated = ? WHERE id = ?`,
+		_, err = tx.ExecContext(ctx, `UPDATE games SET plies = ?, turns = ?, clock_from = ?, deadline = ?, offer = '', updated = ?, takebacks = takebacks + 1 WHERE id = ?`,
 			to, turns, micros(from), optMicros(deadline), micros(from), id)
 		return err
 	})

@@ -252,7 +252,7 @@ func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.M
 // records' header limits), which only a game's own page reads.
 const (
 	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
-	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers, time_control, clock_from, deadline, offer, rated`
+	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers, time_control, clock_from, deadline, offer, rated, takebacks`
 )
 
 type scanner interface{ Scan(dest ...any) error }
@@ -266,7 +266,7 @@ func scanGame(row scanner, withHeaders bool) (*app.Game, error) {
 	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
 		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated}
 	if withHeaders {
-		dest = append(dest, &once, &taken, &headers, &g.TimeControl, &from, &deadline, &g.Offer, &g.Rated)
+		dest = append(dest, &once, &taken, &headers, &g.TimeControl, &from, &deadline, &g.Offer, &g.Rated, &g.Takebacks)
 	}
 	if err := row.Scan(dest...); err != nil {
 		return nil, err

@@ -85,8 +85,8 @@ func testTakeBack(t *testing.T, s app.Store) {
 		t.Fatal(err)
 	}
 	got := mustGet(t, s, "t")
-	if len(got.Actions) != 1 || got.Turns != 1 || got.Offer != "" || !got.ClockFrom.Equal(from) || !got.Deadline.Equal(from.Add(time.Minute)) {
-		t.Fatalf("after the takeback: %d actions, %d turns, offer %q, from %v, deadline %v", len(got.Actions), got.Turns, got.Offer, got.ClockFrom, got.Deadline)
+	if len(got.Actions) != 1 || got.Turns != 1 || got.Offer != "" || !got.ClockFrom.Equal(from) || !got.Deadline.Equal(from.Add(time.Minute)) || got.Takebacks != 1 {
+		t.Fatalf("after the takeback: %d actions, %d turns, offer %q, from %v, deadline %v, %d takebacks", len(got.Actions), got.Turns, got.Offer, got.ClockFrom, got.Deadline, got.Takebacks)
 	}
 	// The game goes on from ply 1.
 	if err := s.AppendAction(ctx, "t", move(1, "b2", mancala.North), 2, "*", ""); err != nil {

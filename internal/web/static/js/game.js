@@ -150,7 +150,7 @@ class GamePage {
   }
 
   signature(v) {
-    return [v.ply, v.status, v.result, v.pending, v.to_move, v.rematch, JSON.stringify(v.players), JSON.stringify(v.seated), (v.legal || []).join(" "), JSON.stringify(v.offers), v.updated].join("|");
+    return [v.ply, v.status, v.result, v.pending, v.to_move, v.rematch, JSON.stringify(v.players), JSON.stringify(v.seated), (v.legal || []).join(" "), JSON.stringify(v.offers), v.takebacks].join("|");
   }
 
   // enqueue queues a view to show, animating events on the way when the
@@ -169,7 +169,8 @@ class GamePage {
       while (this.queue.length && !this.hold) {
         const { view, events, since } = this.queue.shift();
         const cur = this.view;
-        if (cur && view.ply < cur.ply && !(Date.parse(view.updated) > Date.parse(cur.updated))) continue; // older, unless a takeback
+        const back = (view.takebacks || 0) - (cur ? cur.takebacks || 0 : 0); // clock.js: a takeback makes a view newer at a lower ply
+        if (cur && (back < 0 || (back === 0 && view.ply < cur.ply))) continue;
         if (cur && view.ply === cur.ply && this.signature(view) === this.signature(cur)) continue;
         const animate = cur && events.length && view.ply > cur.ply && (since === undefined || since === cur.ply);
         if (animate) this.drawBusy(playing(events));
