@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestEditor sets up a position in the board editor on a phone, by taps
@@ -28,6 +29,15 @@ func TestEditor(t *testing.T) {
 func (s *session) editorSettled(ctx context.Context) {
 	s.t.Helper()
 	s.waitJS(ctx, `document.body.dataset.ready && !document.body.dataset.checking && document.body.dataset.checked === document.querySelector("#e-pos").value`, 10*time.Second)
+}
+
+// notWider fails when the page sticks out sideways on a phone (only the
+// board's own scroller may).
+func (s *session) notWider(ctx context.Context, name string) {
+	s.t.Helper()
+	if js[bool](s, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+		s.t.Errorf("%s on a phone: the page is wider than the screen", name)
+	}
 }
 
 // editorTap taps a hole of the editor's board.
@@ -64,6 +74,7 @@ func editorSetUpAndPlay(s *session) {
 	if layout := js[string](s, ctx, `document.querySelector("#board svg").dataset.layout`); layout != "portrait" {
 		t.Errorf("on a phone held upright the editor's board is drawn %s", layout)
 	}
+	s.notWider(ctx, "the editor")
 
 	// An empty board has none of the ruleset's heads: the engine says so,
 	// in its own words, and nothing can be played or analysed.
@@ -165,9 +176,24 @@ func editorChoroOpening(s *session) {
 	if n := js[int](s, ctx, `document.querySelectorAll("#board .special-mark:not(.hidden)").length`); n != 4 {
 		t.Errorf("%d special holes marked, want 4", n)
 	}
+	// By keyboard alone: Tab from the tools reaches the board, an arrow
+	// moves along it, Enter applies the tool (add a stone).
+	s.run(ctx, runJS(`document.querySelector('[data-tool="head"]').focus()`), chromedp.KeyEvent(kb.Tab))
+	if f := js[string](s, ctx, `document.activeElement.dataset.hole || ""`); f != "d1" {
+		t.Fatalf("Tab after the tools focuses %q, want the hole d1", f)
+	}
+	s.run(ctx, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter))
+	s.editorSettled(ctx)
+	if got := js[string](s, ctx, `document.querySelector("#e-pos").value`); !strings.HasPrefix(got, "2,3,2,") {
+		t.Fatalf("ArrowRight and Enter from d1 should add a stone to d2; the position is %q", got)
+	}
+	s.run(ctx, chromedp.KeyEvent("-"))
 	s.run(ctx, chromedp.Click(chromedp.CSS("#e-side-N")))
 	s.editorSettled(ctx)
 	pos := js[string](s, ctx, `document.querySelector("#e-pos").value`)
+	if !strings.HasPrefix(pos, "2,2,2,") {
+		t.Fatalf("the key - on d2 should take the stone back; the position is %q", pos)
+	}
 	if !strings.HasSuffix(pos, " N opening") || js[string](s, ctx, `document.body.dataset.valid`) != "no" {
 		t.Fatalf("North to move before the simultaneous opening: %q valid %s", pos, js[string](s, ctx, `document.body.dataset.valid`))
 	}
@@ -204,7 +230,26 @@ func notationLinks(s *session) {
 	if got := s.text(ctx, "#ex-b2-picks .ex-pos code"); got != js[string](s, ctx, `document.querySelector("#ex-b2-picks").dataset.after`) {
 		t.Errorf("after b2,xd4,xc7 the page shows %q", got)
 	}
+	s.notWider(ctx, "the notation page")
 	s.shot(ctx, "notation-phone")
+	// Every size: Nsolo's 4x36 in the editor, upright, with its long verdict.
+	s.run(ctx, chromedp.Navigate(s.base+"/editor?ruleset="+url.QueryEscape("nsolo size=36")))
+	s.editorSettled(ctx)
+	if n := js[int](s, ctx, `document.querySelectorAll("#board g.hole").length`); n != 4*36 || js[string](s, ctx, `document.body.dataset.valid`) != "yes" {
+		t.Errorf("the nsolo size=36 editor draws %d holes, valid %s", n, js[string](s, ctx, `document.body.dataset.valid`))
+	}
+	s.notWider(ctx, "the editor of nsolo size=36")
+	s.shot(ctx, "editor-nsolo36-phone")
+	// The position viewer opens its position in the editor.
+	pos := "2*,2*,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2*,2* N"
+	s.run(ctx, chromedp.Navigate(s.base+"/position?"+url.Values{"ruleset": {"tsoro size=6"}, "pos": {pos}}.Encode()))
+	s.waitJS(ctx, `document.querySelector("#edit-link")`, 10*time.Second)
+	s.run(ctx, runJS(`document.querySelector("#edit-link").click()`))
+	s.waitJS(ctx, `location.pathname === "/editor"`, 10*time.Second)
+	s.editorSettled(ctx)
+	if got := js[string](s, ctx, `document.querySelector("#e-pos").value`); got != pos || js[string](s, ctx, `document.body.dataset.valid`) != "yes" || !js[bool](s, ctx, `document.querySelector("#e-side-N").checked`) {
+		t.Errorf("the viewer's edit link opens %q in the editor, want %q with North to move", got, pos)
+	}
 	s.run(ctx, chromedp.Navigate(s.base+"/archive"))
 	s.waitJS(ctx, `document.querySelector('#import-title ~ p a[href="/notation#records"]')`, 10*time.Second)
 	id, _ := s.playLocal("tsoro size=6", 2)

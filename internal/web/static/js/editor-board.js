@@ -14,8 +14,8 @@ const KEYS = { "+": { tool: "add" }, "=": { tool: "add" }, "-": { tool: "remove"
 /**
  * EditorBoard is a Board whose holes are all pickable. Options: label,
  * onEdit(hole, edit) with edit {tool, n} from a key, or null for a tap
- * or Enter (the page's current tool), and describe(hole, count, head), the
- * accessible name of a hole.
+ * or Enter (the page's current tool), and describe(hole, count, head,
+ * special), the accessible name of a hole.
  */
 export class EditorBoard extends Board {
   constructor(host, opts = {}) {
@@ -37,7 +37,7 @@ export class EditorBoard extends Board {
     const h = this.holes.get(name);
     if (!h) return;
     // Every hole is "legal" to the board; the editor names holes its own way.
-    h.g.setAttribute("aria-label", this.describe(name, countOf(this.board, name), this.board.heads.includes(name)));
+    h.g.setAttribute("aria-label", this.describe(name, countOf(this.board, name), this.board.heads.includes(name), this.special.has(name)));
     h.g.removeAttribute("aria-disabled");
   }
 

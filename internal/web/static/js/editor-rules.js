@@ -4,8 +4,24 @@
 // §3) with the options that differ from the preset's defaults. Whether the
 // ruleset is valid is the engine's to say (the page checks it).
 
+import { optionWords as choroWords } from "./choro.js";
 import { h } from "./ui.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
+
+/**
+ * words returns an option's label and its values' words from the catalog,
+ * as the new-game form has them (Choro's own, home.opt.<key>.…); the key and
+ * the value themselves where the catalog has none.
+ */
+function words(game, key) {
+  const choro = game === "choro" ? choroWords(key) : null;
+  if (choro) return { label: choro.label, value: (v) => choro.values[v] || v };
+  const k = `home.opt.${key}`;
+  return {
+    label: has(`${k}.label`) ? t(`${k}.label`) : key,
+    value: (v) => (has(`${k}.${v}`) ? t(`${k}.${v}`) : v),
+  };
+}
 
 /** splitRuleset reads "name key=value …" into {name, opts}, without judging it. */
 export function splitRuleset(text) {
@@ -89,9 +105,10 @@ export class RulesPicker {
         this.values[o.key] = e.target.value;
         this.onChange(this.text());
       } });
+      const w = words(this.preset.game, o.key);
       if (!values.includes(cur)) sel.appendChild(h("option", { value: cur, selected: true }, cur));
-      for (const v of values) sel.appendChild(h("option", { value: v, selected: v === cur }, v));
-      this.box.appendChild(h("div", { class: "option" }, h("label", { for: `e-opt-${o.key}` }, o.key), sel));
+      for (const v of values) sel.appendChild(h("option", { value: v, selected: v === cur }, w.value(v)));
+      this.box.appendChild(h("div", { class: "option" }, h("label", { for: `e-opt-${o.key}` }, w.label, " ", h("code", { class: "small muted" }, o.key)), sel));
     }
   }
 }

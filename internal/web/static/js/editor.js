@@ -31,10 +31,11 @@ const ed = {
 };
 
 /** describe names a hole for screen readers: "a3, 2 stones, head". */
-function describe(hole, n, head) {
-  const parts = [hole, t("editor.stones", { count: n })];
-  if (head) parts.push(t("editor.head"));
-  return parts.join(", ");
+function describe(hole, n, head, special) {
+  const parts = [hole, t("common.stones", { count: n })];
+  if (head) parts.push(t("board.head"));
+  if (special) parts.push(t("board.special"));
+  return parts.join(t("common.comma"));
 }
 
 /** checkOf asks the engine about a ruleset and a position. */
