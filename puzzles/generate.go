@@ -48,9 +48,10 @@ type GenerateConfig struct {
 	Found func(*Set)
 }
 
-// DefaultGenerate is the configuration the shipped puzzles were made with.
+// DefaultGenerate is the defaults of matombo puzzles (docs/PUZZLES.md says
+// which levels and seeds the shipped puzzles come from).
 func DefaultGenerate() GenerateConfig {
-	return GenerateConfig{Want: 320, Games: 4000, Seed: 1, Budget: DefaultBudget, Play: 3, Opening: 4, PerGame: 6, Spacing: 6, Branch: true, MaxStones: 16, MaxLine: 40, Screen: 2000, MaxNodes: 150_000}
+	return GenerateConfig{Want: 320, Games: 4000, Seed: 1, Budget: DefaultBudget, Play: 2, Opening: 4, PerGame: 6, Spacing: 6, Branch: true, MaxStones: 16, MaxLine: 40, Screen: 2000, MaxNodes: 150_000}
 }
 
 // Validate reports whether cfg is usable.
