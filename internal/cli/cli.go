@@ -65,6 +65,7 @@ func commands() []command {
 		arenaCommand(),
 		tuneCommand(),
 		calibrateCommand(),
+		puzzlesCommand(),
 		playCommand(),
 		engineCommand(),
 		versionCommand(),

@@ -60,6 +60,9 @@ type Config struct {
 	// MetricsToken, if set, is the bearer token /metrics asks for
 	// (Authorization: Bearer <token>); "" leaves /metrics open.
 	MetricsToken string
+	// Clock is the games' clocks' time (app.Config.Clock); nil: the real
+	// time. Tests give a fake one.
+	Clock app.Clock
 }
 
 // Options configures New.
@@ -94,6 +97,7 @@ type Server struct {
 	sockets sync.WaitGroup // the WebSocket handlers running
 	metrics metrics        // what /metrics reports
 	accts   *accountRoutes // the accounts' service and limits (accounts.go)
+	puzzles *puzzleRoutes  // the shipped puzzles and their provers (puzzles.go)
 	// metricsToken, if set, is the bearer token /metrics asks for.
 	metricsToken string
 	// pingEvery and pingTimeout pace the pings that find dead sockets.
@@ -121,6 +125,7 @@ func New(svc *app.Service, o Options) *Server {
 	}
 	s.metrics.start = time.Now()
 	s.accts = newAccountRoutes(svc, o)
+	s.puzzles = &puzzleRoutes{moves: newLimiter(puzzleMoves, time.Minute, "puzzle moves")}
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
@@ -151,6 +156,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/position", s.handlePosition)
 	m.HandleFunc("GET /api/position/check", s.handlePositionCheck) // poscheck.go: the board editor's
 	s.registerAccounts(m)
+	s.registerClocks(m) // clocks.go: abort, draws, takebacks
+	s.registerPuzzles(m)
 	// The research lab's experiments (lab.go): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach
 	// the lab's handler, which answers 405. An experiment plays one game at
@@ -354,7 +361,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
-	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
+	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast, Clock: cfg.Clock})
 	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits, Accounts: accountsOf(cfg.Store, log)})
 	srv.SetMetricsToken(cfg.MetricsToken)
 	lctx, stopListen := context.WithCancel(ctx)
@@ -369,6 +376,7 @@ func Run(ctx context.Context, cfg Config) error {
 		srv.listen(lctx, cfg.Broadcast, &listeners)
 	}
 	srv.ratePending(lctx, &listeners) // accounts.go: the ratings a stopped instance missed
+	svc.StartSweeping()               // the flags, correspondence turns and abandoned games (app/sweep.go); svc.Close stops it
 	hs := newHTTPServer(srv, cfg.Timeouts, log)
 	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	hs.RegisterOnShutdown(srv.Shutdown)

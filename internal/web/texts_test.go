@@ -53,7 +53,8 @@ func hasWords(s string) bool {
 
 // uiCalls are the functions whose arguments reach the page; h and el take
 // their children from the third argument on, setAttribute its value when
-// the attribute is one of uiAttrs, button its label (first) and key (third).
+// the attribute is one of uiAttrs; the pages' own button and prompt
+// helpers take ids, states and classes too (lower-case words, not texts).
 var uiCalls = map[string]bool{"h": true, "el": true, "toast": true, "alert": true, "confirm": true, "announce": true,
 	"drawBusy": true, "prompt": true, "append": true, "prepend": true, "createTextNode": true, "setAttribute": true,
 	"button": true, "fail": true, "Error": true, "EngineError": true, "replaceChildren": true, "insertAdjacentText": true}
@@ -78,6 +79,10 @@ type frame struct {
 	assign   bool   // a shown property is being assigned in this frame
 	ret      bool   // a return expression is being read in this frame
 }
+
+// identifier matches lower-case words, hyphenated or spaced: an id
+// ("decline-offer") or classes ("btn small danger").
+var identifier = regexp.MustCompile(`^[a-z]+(-[a-z]+)*( [a-z]+(-[a-z]+)*)*$`)
 
 // compare are the operators whose operands are values, not texts.
 var compare = map[string]bool{"===": true, "!==": true, "==": true, "!=": true}
@@ -134,8 +139,10 @@ func jsTexts(src string) []string {
 					shown = f.arg >= 2
 				case "setAttribute":
 					shown = f.arg == 1 && uiAttrs[f.firstArg]
-				case "button":
-					shown = f.arg == 0 || f.arg == 2
+				case "button", "prompt":
+					// Pages name their own helpers so: a lower-case word
+					// there (an id, a state, a path) is not a text.
+					shown = !identifier.MatchString(tk.text)
 				default:
 					shown = true
 				}

@@ -35,6 +35,7 @@
 //	/login                  login.html           log in (an optional account), or log out
 //	/signup                 signup.html          create an account
 //	/profile/{name}         profile.html         a player's ratings, results and games
+//	/puzzles                puzzles.html         puzzles: find the one winning move (?preset=&id=)
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
 // Any other path is answered 404 with the notfound.html shell. Handler
@@ -123,6 +124,7 @@ func Pages() []Page {
 		{Route: "/login", File: "login.html", Nav: "/login"},
 		{Route: "/signup", File: "signup.html"},
 		{Route: "/profile/{name}", File: "profile.html"},
+		{Route: "/puzzles", File: "puzzles.html", Nav: "/puzzles"},
 	}
 }
 
@@ -156,6 +158,7 @@ func Menu() []Link {
 		{Href: "/rules/nsolo", Label: "nav.nsolo"},
 		{Href: "/rules/choro", Label: "nav.choro"},
 		{Href: "/editor", Label: "nav.editor"},
+		{Href: "/puzzles", Label: "nav.puzzles"},
 		{Href: "/lab", Label: "nav.lab"},
 		{Href: "/leaderboard", Label: "nav.ratings"},
 		{Href: "/login", Label: "nav.login"},
