@@ -43,20 +43,43 @@
 // "topbar" and parts/footer.html "footer", which every shell calls once
 // ({{template "topbar" .}}); the page's data (PageData) carries the menu,
 // its own link marked as the current page (aria-current). Handler parses
-// the parts and shells and renders every page once, at its start. HTML is
-// sent with Cache-Control: no-cache; assets are revalidated too (they carry
-// no version in their names), so a new binary is picked up at once. When
-// the server has not set a Content-Security-Policy header, Handler sets a
-// self-only one. The offline engine's worker (js/engine-worker.js) gets the
-// same policy with 'wasm-unsafe-eval' added to script-src, the one source a
-// browser needs to compile engine.wasm; no page gets it. engine.wasm is sent
-// gzip-compressed to clients that accept it (see wasmbuild_test.go for how
-// it is built).
+// the parts and shells and renders every page once, at its start.
+//
+// # Weight and caching
+//
+// Every text file (the shells, the modules, CSS, SVG, JSON, the manifest
+// and engine.wasm) is sent gzip-compressed to a client that accepts it,
+// with Vary: Accept-Encoding; each file is hashed and compressed once, on
+// its first request, and kept (a Handler is cheap to make; the 4 MB engine
+// is compressed only when asked for). Each answer carries a strong ETag,
+// a hash of the content (the gzip encoding has a tag of its own), and
+// Cache-Control: no-cache: the browser keeps the file and revalidates it,
+// and If-None-Match with its tag is answered 304 Not Modified without a
+// body, on GET and HEAD. A new binary is thus picked up at the next load,
+// and an unchanged file costs a header's bytes.
+//
+// The files keep their plain names rather than content-hashed ones with
+// immutable caching: hashed names would need the server to rewrite, at
+// start, every module's import specifiers (a module's hash then depends
+// on its imports' hashes), the shells' links, the service worker's
+// precache list, the worker's importScripts and the fetched URLs built in
+// scripts, a rewriter of JavaScript source that a missed reference breaks
+// silently; a revalidation is one small round trip per file, made in
+// parallel. What costs round trips on a slow link is the import
+// waterfall, one level of imports per round trip: each shell gets, after
+// its page module's script, a <link rel="modulepreload"> for every module
+// that module imports, directly or not (modules.go follows the static
+// imports), so the browser asks for the whole graph at once.
+//
+// When the server has not set a Content-Security-Policy header, Handler
+// sets a self-only one. The offline engine's worker (js/engine-worker.js)
+// gets the same policy with 'wasm-unsafe-eval' added to script-src, the one
+// source a browser needs to compile engine.wasm; no page gets it (see
+// wasmbuild_test.go for how engine.wasm is built).
 package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"embed"
 	"fmt"
 	"html/template"
@@ -64,8 +87,6 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"sync"
-	"time"
 )
 
 //go:embed static
@@ -214,7 +235,7 @@ func render(base *template.Template, file, nav string) ([]byte, error) {
 	if err := t.Execute(&out, data); err != nil {
 		return nil, fmt.Errorf("web: %s: %w", file, err)
 	}
-	return out.Bytes(), nil
+	return preloaded(out.Bytes())
 }
 
 // shells renders every page's shell, and the not-found page's, once.
@@ -260,59 +281,54 @@ func ContentType(name string) string {
 // Handler returns the handler of the pages and of /static/ (see the package
 // documentation for the routes).
 func Handler() http.Handler {
-	started := time.Now()
-	pages := shells()
-	page := func(file string, status int) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			serve(w, r, file, pages[file], status, started)
-		}
+	pages := map[string]*asset{}
+	for file, data := range shells() {
+		pages[file] = page(file, data)
 	}
-	var gz compressed
+	var files assets
+	notFoundPage := func(w http.ResponseWriter, r *http.Request) {
+		serve(w, r, pages[notFound], http.StatusNotFound)
+	}
+	show := func(file string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) { serve(w, r, pages[file], http.StatusOK) }
+	}
 	mux := http.NewServeMux()
 	for route, name := range rootFiles {
-		data, err := fs.ReadFile(FS, name)
-		if err != nil {
+		if files.static(name) == nil {
 			// The root files are embedded and checked by the tests.
-			panic("web: " + err.Error())
+			panic("web: no " + name)
 		}
 		mux.HandleFunc("GET "+route, func(w http.ResponseWriter, r *http.Request) {
-			serve(w, r, name, data, http.StatusOK, started)
+			serve(w, r, files.static(name), http.StatusOK)
 		})
 	}
 	for _, pg := range Pages() {
 		if pg.Route == "/" {
-			mux.HandleFunc("GET /{$}", page(pg.File, http.StatusOK))
+			mux.HandleFunc("GET /{$}", show(pg.File))
 			continue
 		}
-		mux.HandleFunc("GET "+pg.Route, page(pg.File, http.StatusOK))
+		mux.HandleFunc("GET "+pg.Route, show(pg.File))
 		// The routes have always taken a trailing slash too.
-		mux.HandleFunc("GET "+pg.Route+"/{$}", page(pg.File, http.StatusOK))
+		mux.HandleFunc("GET "+pg.Route+"/{$}", show(pg.File))
 	}
 	mux.HandleFunc("GET /static/{name...}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
 		if name == "" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, ".html") {
-			serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
-			return
-		}
-		data, err := fs.ReadFile(FS, path.Clean(name))
-		if err != nil {
-			serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
+			notFoundPage(w, r)
 			return
 		}
 		name = path.Clean(name)
+		a := files.static(name)
+		if a == nil {
+			notFoundPage(w, r)
+			return
+		}
 		if name == workerScript {
 			w.Header().Set("Content-Security-Policy", WasmCSP(w.Header().Get("Content-Security-Policy")))
 		}
-		if path.Ext(name) == ".wasm" {
-			w.Header().Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) {
-				w.Header().Set("Content-Encoding", "gzip")
-				data = gz.of(name, data)
-			}
-		}
-		serve(w, r, name, data, http.StatusOK, started)
+		serve(w, r, a, http.StatusOK)
 	})
-	mux.HandleFunc("GET /", page(notFound, http.StatusNotFound))
+	mux.HandleFunc("GET /", notFoundPage)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -325,54 +341,4 @@ func Handler() http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		mux.ServeHTTP(w, r)
 	})
-}
-
-// serve answers data, the content of the file name, with status.
-func serve(w http.ResponseWriter, r *http.Request, name string, data []byte, status int, modtime time.Time) {
-	w.Header().Set("Content-Type", ContentType(name))
-	w.Header().Set("Cache-Control", "no-cache")
-	if status != http.StatusOK {
-		w.WriteHeader(status)
-		if r.Method != http.MethodHead {
-			_, _ = w.Write(data)
-		}
-		return
-	}
-	http.ServeContent(w, r, name, modtime, bytes.NewReader(data))
-}
-
-// compressed keeps the gzip encoding of the large files, made on first use.
-type compressed struct {
-	mu    sync.Mutex
-	files map[string][]byte
-}
-
-// of returns the gzip encoding of data, the content of the file name.
-func (c *compressed) of(name string, data []byte) []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if z, ok := c.files[name]; ok {
-		return z
-	}
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
-	_, _ = zw.Write(data)                                    // writes to a bytes.Buffer do not fail
-	_ = zw.Close()
-	if c.files == nil {
-		c.files = map[string][]byte{}
-	}
-	c.files[name] = buf.Bytes()
-	return c.files[name]
-}
-
-// acceptsGzip reports whether the request's Accept-Encoding allows gzip.
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") || strings.TrimSpace(coding) == "*" {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }
