@@ -120,31 +120,42 @@ func (h *hub) remove(id string, c *client) {
 
 // Publish implements app.Notifier: every client of game id gets the update,
 // with its own seat in the view: what changed since the view it was sent
-// last (change.go), or the full view when it has none yet.
+// last (change.go), or the full view when it has none yet. The changes are
+// encoded without the hub held (its lock serves every game): a client
+// whose last view moved on meanwhile gets the full view.
 func (h *hub) Publish(id string, u app.Update) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	type seatBase struct {
 		you  string
 		base int
 	}
+	h.mu.Lock()
+	bases := map[seatBase]bool{}
+	for c := range h.games[id] {
+		bases[seatBase{c.you, c.ply}] = true
+	}
+	h.mu.Unlock()
 	views := map[string]*app.GameView{}
 	changes := map[seatBase][]byte{}
+	for sb := range bases {
+		v := views[sb.you]
+		if v == nil {
+			v = u.ViewFor(sb.you)
+			views[sb.you] = v
+		}
+		if raw, ok := encodeChange(v, u.Events, sb.base); ok {
+			changes[sb] = raw
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	for c := range h.games[id] {
 		v := views[c.you]
-		if v == nil {
+		if v == nil { // a client that came or took its seat meanwhile
 			v = u.ViewFor(c.you)
 			views[c.you] = v
 		}
 		m := serverMsg{Type: "update", Game: v, Events: u.Events}
-		key := seatBase{c.you, c.ply}
-		raw, ok := changes[key]
-		if !ok {
-			if raw, ok = encodeChange(v, u.Events, c.ply); ok {
-				changes[key] = raw
-			}
-		}
-		if raw != nil {
+		if raw := changes[seatBase{c.you, c.ply}]; raw != nil {
 			m = serverMsg{Type: "update", raw: raw}
 		}
 		select {
