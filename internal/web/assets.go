@@ -13,6 +13,27 @@ import (
 	"time"
 )
 
+// contentTypes maps the extensions of the embedded files to their types.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".json":        "application/json",
+	".png":         "image/png",
+	".txt":         "text/plain; charset=utf-8",
+	".wasm":        "application/wasm",
+	".webmanifest": "application/manifest+json",
+}
+
+// ContentType returns the type a file is served with, by its extension.
+func ContentType(name string) string {
+	if t, ok := contentTypes[path.Ext(name)]; ok {
+		return t
+	}
+	return "application/octet-stream"
+}
+
 // compressible lists the extensions of the files sent gzip-compressed to
 // clients that accept it; the others (PNG) are compressed already.
 var compressible = map[string]bool{
