@@ -145,7 +145,8 @@ func TestCompressedWithEntityTags(t *testing.T) {
 }
 
 // TestShellsPreloadTheirModules: each shell has a modulepreload link for
-// every module its page module imports, directly or not, and for no other.
+// every module its module scripts import, directly or not, and for no
+// other.
 func TestShellsPreloadTheirModules(t *testing.T) {
 	for _, pg := range append(Pages(), Page{File: notFound}) {
 		b, err := Shell(pg.File, pg.Nav)
@@ -153,15 +154,20 @@ func TestShellsPreloadTheirModules(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(b)
-		m := moduleScript.FindStringSubmatch(text)
-		if m == nil {
+		scripts := moduleScript.FindAllStringSubmatch(text, -1)
+		if scripts == nil {
 			t.Errorf("%s: no page module", pg.File)
 			continue
 		}
 		// The imports, followed with the test's own pattern.
 		want := []string{}
-		seen := map[string]bool{m[1]: true}
-		for queue := []string{m[1]}; len(queue) > 0; queue = queue[1:] {
+		seen := map[string]bool{}
+		var queue []string
+		for _, m := range scripts {
+			seen[m[1]] = true
+			queue = append(queue, m[1])
+		}
+		for ; len(queue) > 0; queue = queue[1:] {
 			src, _ := fs.ReadFile(FS, queue[0])
 			for _, im := range importRef.FindAllStringSubmatch(string(src), -1) {
 				dep := path.Join(path.Dir(queue[0]), im[1]+im[2])

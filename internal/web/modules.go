@@ -45,24 +45,36 @@ func Imports(file string) ([]string, error) {
 }
 
 // preloaded returns the rendered shell html with a modulepreload link,
-// after its page module's script, for every module that one imports: the
-// browser fetches the whole graph at once instead of one level of imports
-// per round trip.
+// after its first module script (the page module's, in the head), for
+// every module its module scripts import, directly or not: the browser
+// fetches the whole graph at once instead of one level of imports per
+// round trip.
 func preloaded(html []byte) ([]byte, error) {
-	m := moduleScript.FindSubmatchIndex(html)
-	if m == nil {
+	scripts := moduleScript.FindAllSubmatchIndex(html, -1)
+	if scripts == nil {
 		return html, nil
 	}
-	deps, err := Imports(string(html[m[2]:m[3]]))
-	if err != nil {
-		return nil, err
+	own := map[string]bool{}
+	for _, m := range scripts {
+		own[string(html[m[2]:m[3]])] = true
 	}
 	var links bytes.Buffer
-	for _, d := range deps {
-		fmt.Fprintf(&links, "\n<link rel=\"modulepreload\" href=\"/static/%s\">", d)
+	seen := map[string]bool{}
+	for _, m := range scripts {
+		deps, err := Imports(string(html[m[2]:m[3]]))
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range deps {
+			if !own[d] && !seen[d] {
+				seen[d] = true
+				fmt.Fprintf(&links, "\n<link rel=\"modulepreload\" href=\"/static/%s\">", d)
+			}
+		}
 	}
+	end := scripts[0][1]
 	out := make([]byte, 0, len(html)+links.Len())
-	out = append(out, html[:m[1]]...)
+	out = append(out, html[:end]...)
 	out = append(out, links.Bytes()...)
-	return append(out, html[m[1]:]...), nil
+	return append(out, html[end:]...), nil
 }

@@ -29,6 +29,7 @@
 //	/offline                offline.html         play the computer in the browser, with or without a connection
 //	/sw.js                  sw.js                the service worker (it must be served from / to control every page)
 //	/manifest.webmanifest   manifest.webmanifest the web app manifest
+//	/favicon.ico            img/favicon.svg      the icon, for browsers that ask for it there
 //	/leaderboard            leaderboard.html     the ratings of a preset (?ruleset=)
 //	/login                  login.html           log in (an optional account), or log out
 //	/signup                 signup.html          create an account
@@ -144,7 +145,9 @@ func Pages() []Page {
 }
 
 // rootFiles are the files of static/ served at the root, not under /static/.
-var rootFiles = map[string]string{"/sw.js": "sw.js", "/manifest.webmanifest": "manifest.webmanifest"}
+// Browsers ask for /favicon.ico whatever a page's icon link says: it gets
+// the SVG icon rather than the not-found page.
+var rootFiles = map[string]string{"/sw.js": "sw.js", "/manifest.webmanifest": "manifest.webmanifest", "/favicon.ico": "img/favicon.svg"}
 
 // workerScript is the engine's Web Worker, the one script that compiles
 // WebAssembly.
