@@ -262,10 +262,12 @@ func updateGap(s *session) {
 		}
 		v = res.Game
 	}
+	// A listener of the socket's own counts what reaches it, heard or not.
+	s.run(ctx, runJS(`window.__arrived = 0; EventTarget.prototype.addEventListener.call(window.__ws[0], "message", () => { window.__arrived++; })`))
 	s.run(ctx, runJS(`window.__deaf = true`))
 	play()
-	// The update of ply 1 reaches the socket, unheard; let it pass first.
-	time.Sleep(time.Second)
+	// The update of ply 1 reaches the socket, unheard.
+	s.waitJS(ctx, `window.__arrived >= 1`, 10*time.Second)
 	s.run(ctx, runJS(`window.__deaf = false`))
 	play()
 	s.waitJS(ctx, fmt.Sprintf(`document.body.dataset.ply === "%d" && !document.body.dataset.animating`, v.Ply), 15*time.Second)
