@@ -197,3 +197,24 @@ func TestShellsPreloadTheirModules(t *testing.T) {
 }
 
 var preloadLink = regexp.MustCompile(`<link rel="modulepreload" href="([^"]+)">`)
+
+// TestNotFoundByDestination: a missing page gets the not-found page; a
+// missing image, script or fetch gets a line of text.
+func TestNotFoundByDestination(t *testing.T) {
+	h := Handler()
+	for dest, page := range map[string]bool{"": true, "document": true, "iframe": true, "image": false, "script": false, "empty": false} {
+		for _, target := range []string{"/apple-touch-icon.png", "/static/js/missing.js", "/nope"} {
+			res := request(h, "GET", target, "Sec-Fetch-Dest", dest, "Accept-Encoding", "gzip")
+			b, _ := io.ReadAll(res.Body)
+			if res.StatusCode != http.StatusNotFound {
+				t.Errorf("%s (%s): status %d", target, dest, res.StatusCode)
+			}
+			if got := res.Header.Get("Content-Type") == "text/html; charset=utf-8"; got != page {
+				t.Errorf("%s (%s): Content-Type %q, the page: %v", target, dest, res.Header.Get("Content-Type"), page)
+			}
+			if !page && (len(b) > 100 || !strings.Contains(string(b), target)) {
+				t.Errorf("%s (%s): %q", target, dest, b)
+			}
+		}
+	}
+}

@@ -38,10 +38,11 @@
 //	/profile/{name}         profile.html         a player's ratings, results and games
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
-// Any other path is answered 404 with the notfound.html shell. Handler
-// routes with an http.ServeMux: each page's Route is a ServeMux pattern
-// registered for GET (and so HEAD), with a trailing slash also accepted
-// ("/game/{id}" and "/game/{id}/"). The shells are html/template
+// Any other path is answered 404 with the notfound.html shell (a request
+// for an image, a script or data, by its Sec-Fetch-Dest, with one line of
+// text). Handler routes with an http.ServeMux: each page's Route is a
+// ServeMux pattern registered for GET (and so HEAD), with a trailing slash
+// also accepted ("/game/{id}" and "/game/{id}/"). The shells are html/template
 // templates sharing their top bar and footer: parts/topbar.html defines
 // "topbar" and parts/footer.html "footer", which every shell calls once
 // ({{template "topbar" .}}); the page's data (PageData) carries the menu,
@@ -97,6 +98,7 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -375,7 +377,20 @@ func Handler() http.Handler {
 			serve(w, r, pages[lang][file], status)
 		}
 	}
-	notFoundPage := show(notFound, http.StatusNotFound)
+	notFoundShell := show(notFound, http.StatusNotFound)
+	notFoundPage := func(w http.ResponseWriter, r *http.Request) {
+		// A missing image, script or fetch (a browser says which with
+		// Sec-Fetch-Dest) gets a line, not a page nobody sees: the page
+		// embeds its catalog, some 16 KB compressed.
+		if d := r.Header.Get("Sec-Fetch-Dest"); d != "" && d != "document" && d != "iframe" {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, "web: no file at "+r.URL.Path+"\n")
+			return
+		}
+		notFoundShell(w, r)
+	}
 	var files assets
 	mux := http.NewServeMux()
 	for route, name := range rootFiles {
