@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -132,6 +133,21 @@ func serve(w http.ResponseWriter, r *http.Request, a *asset, status int) {
 	// ranges; without a modification time it sends no Last-Modified, so
 	// the entity tag alone decides.
 	http.ServeContent(w, r, a.name, time.Time{}, bytes.NewReader(data))
+}
+
+// missingFile answers 404 with a line of text to a request for a missing
+// image, script or data (a browser says which with Sec-Fetch-Dest), and
+// reports whether it did: the not-found page, which embeds its catalog
+// (some 16 KB compressed), is for a person to read.
+func missingFile(w http.ResponseWriter, r *http.Request) bool {
+	if d := r.Header.Get("Sec-Fetch-Dest"); d == "" || d == "document" || d == "iframe" {
+		return false
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = io.WriteString(w, "web: no file at "+r.URL.Path+"\n")
+	return true
 }
 
 // acceptsGzip reports whether the request's Accept-Encoding allows gzip.

@@ -98,7 +98,6 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
-	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -379,17 +378,9 @@ func Handler() http.Handler {
 	}
 	notFoundShell := show(notFound, http.StatusNotFound)
 	notFoundPage := func(w http.ResponseWriter, r *http.Request) {
-		// A missing image, script or fetch (a browser says which with
-		// Sec-Fetch-Dest) gets a line, not a page nobody sees: the page
-		// embeds its catalog, some 16 KB compressed.
-		if d := r.Header.Get("Sec-Fetch-Dest"); d != "" && d != "document" && d != "iframe" {
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-cache")
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = io.WriteString(w, "web: no file at "+r.URL.Path+"\n")
-			return
+		if !missingFile(w, r) {
+			notFoundShell(w, r)
 		}
-		notFoundShell(w, r)
 	}
 	var files assets
 	mux := http.NewServeMux()
