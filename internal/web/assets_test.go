@@ -187,7 +187,7 @@ func TestShellsPreloadTheirModules(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s preloads %v, want %v", pg.File, got, want)
 		}
-		if strings.Index(text, `rel="modulepreload"`) >= 0 && strings.Index(text, `rel="modulepreload"`) > strings.Index(text, "</head>") {
+		if i := strings.LastIndex(text, `rel="modulepreload"`); i > strings.Index(text, "</head>") {
 			t.Errorf("%s: the preload links are not in the head", pg.File)
 		}
 	}
