@@ -29,6 +29,7 @@ const (
 const (
 	maxFirstLoad = 250 * 1000
 	maxUsable    = 2 * time.Second
+	maxLoads     = 5 // loads of a page, of which the quickest counts
 )
 
 // throttle empties the tab's cache and puts it on the slow network.
@@ -180,8 +181,9 @@ func (s *session) loadSlow(name, target, cond string) firstLoad {
 // used within 2 s of navigation start: the new game form ready to start a
 // game, the board drawn with the player's legal holes. The time is the
 // page's own (performance.now when the condition first holds); of up to
-// three loads the quickest counts, since the machine's load only adds to
-// what the network costs. A page that misses a live update asks for the
+// five loads the quickest counts, since the machine's load only adds to
+// what the network costs (on a busy machine a load's scripts can wait
+// seconds for a core). A page that misses a live update asks for the
 // whole view and catches up.
 func TestLightPages(t *testing.T) {
 	s := newSession(t)
@@ -201,7 +203,7 @@ func firstLoads(s *session) {
 	}
 	for _, pg := range pages {
 		var best firstLoad
-		for try := 1; try <= 3; try++ {
+		for try := 1; try <= maxLoads; try++ {
 			m := s.loadSlow(fmt.Sprintf("light-%s-%d", pg.name, try), pg.target, pg.cond)
 			t.Logf("%s, load %d: %.1f KB transferred (%.1f KB by resource timing) in %d requests, usable after %d ms; largest: %s",
 				pg.name, try, m.bytes/1000, m.timing/1000, m.requests, m.usable.Milliseconds(), m.largest)
