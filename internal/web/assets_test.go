@@ -27,8 +27,17 @@ func served(t *testing.T) map[string][]byte {
 		}
 		out[target] = b
 	}
+	cats, err := Catalogs()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for route, name := range rootFiles {
 		b, _ := fs.ReadFile(FS, name)
+		if name == manifestFile { // rendered in the page's language, English here
+			if b, err = Manifest(cats.Source()); err != nil {
+				t.Fatal(err)
+			}
+		}
 		out[route] = b
 	}
 	for _, f := range files(t) {
