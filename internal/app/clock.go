@@ -240,7 +240,9 @@ func (p *played) clockView(now time.Time) *ClockView {
 	if tc.IsZero() {
 		if !g.Over() && g.Mode != ModeImported {
 			v.AbandonAfterS = int64(AbandonAfter / time.Second)
-			idle := g.Updated
+			// To the second: the view is the same whether the game was
+			// read back from the store (which keeps microseconds) or not.
+			idle := g.Updated.UTC().Truncate(time.Second)
 			v.IdleSince = &idle
 		}
 		return v
@@ -264,7 +266,7 @@ func (p *played) clockView(now time.Time) *ClockView {
 		}
 		return v
 	}
-	due := g.Deadline
+	due := g.Deadline.UTC().Truncate(time.Millisecond) // as precise as the clocks' milliseconds
 	v.Due = &due
 	if tc.Correspondence() || v.Started {
 		v.Running = toMove.String()

@@ -22,14 +22,20 @@ type clientMsg struct {
 	Action string `json:"action"` // action: the action
 }
 
-// serverMsg is a message to a WebSocket client.
+// serverMsg is a message to a WebSocket client. An update that changes the
+// view the client has (change.go) is sent as raw, its encoding; a client
+// decoding one finds its Base and TurnsFrom set and a Game holding only
+// the fields that change.
 type serverMsg struct {
-	Type   string          `json:"type"` // "state", "update", "error" or "pong"
-	Game   *app.GameView   `json:"game,omitempty"`
-	Events []app.EventView `json:"events,omitempty"`
-	Since  *int            `json:"since,omitempty"` // state: the ply the events start from
-	Error  string          `json:"error,omitempty"`
-	Code   app.Code        `json:"code,omitempty"`
+	Type      string          `json:"type"` // "state", "update", "error" or "pong"
+	Game      *app.GameView   `json:"game,omitempty"`
+	Events    []app.EventView `json:"events,omitempty"`
+	Since     *int            `json:"since,omitempty"`      // state: the ply the events start from
+	Base      *int            `json:"base,omitempty"`       // a change: the ply of the view it changes
+	TurnsFrom *int            `json:"turns_from,omitempty"` // a change: the turn its turns start at
+	Error     string          `json:"error,omitempty"`
+	Code      app.Code        `json:"code,omitempty"`
+	raw       []byte          // the message's encoding, when made already
 }
 
 // decodeClientMsg reads one client message, checking its type and fields.
@@ -63,11 +69,22 @@ type hub struct {
 type client struct {
 	send chan serverMsg // closed when the client is dropped
 	you  string         // the side of the client's seat, "" for a spectator
+	ply  int            // the ply of the last view queued for the client; -1 before its state
 	gone chan struct{}  // closed when the client must disconnect
 	once sync.Once
 }
 
 func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
+
+// dropped reports whether the client was dropped.
+func (c *client) dropped() bool {
+	select {
+	case <-c.gone:
+		return true
+	default:
+		return false
+	}
+}
 
 // sendBuffer is how many messages a client may lag behind before it is
 // dropped (it reconnects and gets the full state).
@@ -102,19 +119,48 @@ func (h *hub) remove(id string, c *client) {
 }
 
 // Publish implements app.Notifier: every client of game id gets the update,
-// with its own seat in the view.
+// with its own seat in the view: what changed since the view it was sent
+// last (change.go), or the full view when it has none yet. The changes are
+// encoded without the hub held (its lock serves every game): a client
+// whose last view moved on meanwhile gets the full view.
 func (h *hub) Publish(id string, u app.Update) {
+	type seatBase struct {
+		you  string
+		base int
+	}
+	h.mu.Lock()
+	bases := map[seatBase]bool{}
+	for c := range h.games[id] {
+		bases[seatBase{c.you, c.ply}] = true
+	}
+	h.mu.Unlock()
+	views := map[string]*app.GameView{}
+	changes := map[seatBase][]byte{}
+	for sb := range bases {
+		v := views[sb.you]
+		if v == nil {
+			v = u.ViewFor(sb.you)
+			views[sb.you] = v
+		}
+		if raw, ok := encodeChange(v, u.Events, sb.base); ok {
+			changes[sb] = raw
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	views := map[string]*app.GameView{}
 	for c := range h.games[id] {
 		v := views[c.you]
-		if v == nil {
+		if v == nil { // a client that came or took its seat meanwhile
 			v = u.ViewFor(c.you)
 			views[c.you] = v
 		}
+		m := serverMsg{Type: "update", Game: v, Events: u.Events}
+		if raw := changes[seatBase{c.you, c.ply}]; raw != nil {
+			m = serverMsg{Type: "update", raw: raw}
+		}
 		select {
-		case c.send <- serverMsg{Type: "update", Game: v, Events: u.Events}:
+		case c.send <- m:
+			c.ply = max(c.ply, v.Ply)
 		default:
 			c.drop()
 		}
@@ -232,7 +278,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		conn.Close(websocket.StatusPolicyViolation, "expected hello")
 		return
 	}
-	c := &client{send: make(chan serverMsg, sendBuffer), gone: make(chan struct{})}
+	c := &client{send: make(chan serverMsg, sendBuffer), gone: make(chan struct{}), ply: -1}
 	// Register before reading the state, so no update falls in between.
 	s.hub.add(id, c)
 	defer s.hub.remove(id, c)
@@ -245,6 +291,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	v := state.Game
 	s.hub.mu.Lock()
 	c.you = v.You
+	// The state goes out before the updates queued meanwhile (full views,
+	// or changes of a view at least as new): the client ends at the newer.
+	c.ply = max(c.ply, v.Ply)
 	s.hub.mu.Unlock()
 	token := hello.Token
 
@@ -292,8 +341,24 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			case m.Type == "ping":
 				msg = &serverMsg{Type: "pong"}
 			case m.Type == "hello":
-				if msg, err = s.state(ctx, id, token, m.Ply); err != nil {
+				// A client that missed an update asks for the full view.
+				st, err := s.state(ctx, id, token, m.Ply)
+				if err != nil {
 					msg = errorMsg(err)
+					break
+				}
+				// Queued with the hub held, so that the updates after it
+				// change the view it carries.
+				s.hub.mu.Lock()
+				select {
+				case c.send <- *st:
+					c.ply = st.Game.Ply
+				default:
+					c.drop()
+				}
+				s.hub.mu.Unlock()
+				if c.dropped() {
+					return
 				}
 			case m.Type == "action":
 				select {
@@ -351,9 +416,12 @@ func errorMsg(err error) *serverMsg {
 
 // writeWS sends m as JSON, within 10 s.
 func writeWS(ctx context.Context, conn *websocket.Conn, m *serverMsg) error {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return errors.New("server: cannot encode a websocket message")
+	data := m.raw
+	if data == nil {
+		var err error
+		if data, err = json.Marshal(m); err != nil {
+			return errors.New("server: cannot encode a websocket message")
+		}
 	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -31,6 +31,7 @@
 //	/offline                offline.html         play the computer in the browser, with or without a connection
 //	/sw.js                  sw.js                the service worker (it must be served from / to control every page)
 //	/manifest.webmanifest   manifest.webmanifest the web app manifest
+//	/favicon.ico            img/favicon.svg      the icon, for browsers that ask for it there
 //	/leaderboard            leaderboard.html     the ratings of a preset (?ruleset=)
 //	/login                  login.html           log in (an optional account), or log out
 //	/signup                 signup.html          create an account
@@ -38,23 +39,48 @@
 //	/puzzles                puzzles.html         puzzles: find the one winning move (?preset=&id=)
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
-// Any other path is answered 404 with the notfound.html shell. Handler
-// routes with an http.ServeMux: each page's Route is a ServeMux pattern
-// registered for GET (and so HEAD), with a trailing slash also accepted
-// ("/game/{id}" and "/game/{id}/"). The shells are html/template
+// Any other path is answered 404 with the notfound.html shell (a request
+// for an image, a script or data, by its Sec-Fetch-Dest, with one line of
+// text). Handler routes with an http.ServeMux: each page's Route is a
+// ServeMux pattern registered for GET (and so HEAD), with a trailing slash
+// also accepted ("/game/{id}" and "/game/{id}/"). The shells are html/template
 // templates sharing their top bar and footer: parts/topbar.html defines
 // "topbar" and parts/footer.html "footer", which every shell calls once
 // ({{template "topbar" .}}); the page's data (PageData) carries the menu,
 // its own link marked as the current page (aria-current). Handler parses
-// the parts and shells and renders every page once, at its start. HTML is
-// sent with Cache-Control: no-cache; assets are revalidated too (they carry
-// no version in their names), so a new binary is picked up at once. When
-// the server has not set a Content-Security-Policy header, Handler sets a
-// self-only one. The offline engine's worker (js/engine-worker.js) gets the
-// same policy with 'wasm-unsafe-eval' added to script-src, the one source a
-// browser needs to compile engine.wasm; no page gets it. engine.wasm is sent
-// gzip-compressed to clients that accept it (see wasmbuild_test.go for how
-// it is built).
+// the parts and shells and renders every page once, at its start.
+//
+// # Weight and caching
+//
+// Every text file (the shells, the modules, CSS, SVG, JSON, the manifest
+// and engine.wasm) is sent gzip-compressed to a client that accepts it,
+// with Vary: Accept-Encoding; each file is hashed and compressed once, on
+// its first request, and kept (a Handler is cheap to make; the 4 MB engine
+// is compressed only when asked for). Each answer carries a strong ETag,
+// a hash of the content (the gzip encoding has a tag of its own), and
+// Cache-Control: no-cache: the browser keeps the file and revalidates it,
+// and If-None-Match with its tag is answered 304 Not Modified without a
+// body, on GET and HEAD. A new binary is thus picked up at the next load,
+// and an unchanged file costs a header's bytes.
+//
+// The files keep their plain names rather than content-hashed ones with
+// immutable caching: hashed names would need the server to rewrite, at
+// start, every module's import specifiers (a module's hash then depends
+// on its imports' hashes), the shells' links, the service worker's
+// precache list, the worker's importScripts and the fetched URLs built in
+// scripts, a rewriter of JavaScript source that a missed reference breaks
+// silently; a revalidation is one small round trip per file, made in
+// parallel. What costs round trips on a slow link is the import
+// waterfall, one level of imports per round trip: each shell gets, after
+// its page module's script, a <link rel="modulepreload"> for every module
+// that module imports, directly or not (modules.go follows the static
+// imports), so the browser asks for the whole graph at once.
+//
+// When the server has not set a Content-Security-Policy header, Handler
+// sets a self-only one. The offline engine's worker (js/engine-worker.js)
+// gets the same policy with 'wasm-unsafe-eval' added to script-src, the one
+// source a browser needs to compile engine.wasm; no page gets it (see
+// wasmbuild_test.go for how engine.wasm is built).
 //
 // # Languages
 //
@@ -70,7 +96,6 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"embed"
 	"fmt"
 	"html/template"
@@ -78,8 +103,6 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"sync"
-	"time"
 
 	"matombo/internal/i18n"
 )
@@ -129,7 +152,9 @@ func Pages() []Page {
 }
 
 // rootFiles are the files of static/ served at the root, not under /static/.
-var rootFiles = map[string]string{"/sw.js": "sw.js", "/manifest.webmanifest": "manifest.webmanifest"}
+// Browsers ask for /favicon.ico whatever a page's icon link says: it gets
+// the SVG icon rather than the not-found page.
+var rootFiles = map[string]string{"/sw.js": "sw.js", "/manifest.webmanifest": "manifest.webmanifest", "/favicon.ico": "img/favicon.svg"}
 
 // workerScript is the engine's Web Worker, the one script that compiles
 // WebAssembly.
@@ -285,7 +310,7 @@ func render(base *template.Template, cats *i18n.Set, c *i18n.Catalog, file, nav 
 	if err := t.Execute(&out, data); err != nil {
 		return nil, fmt.Errorf("web: %s: %w", file, err)
 	}
-	return out.Bytes(), nil
+	return preloaded(out.Bytes())
 }
 
 // LangCookie is the cookie the language menu keeps its choice in.
@@ -335,61 +360,50 @@ func (s shellSet) pick(r *http.Request) (string, map[string][]byte) {
 	return lang, s.pages[lang]
 }
 
-// contentTypes maps the extensions of the embedded files to their types.
-var contentTypes = map[string]string{
-	".html":        "text/html; charset=utf-8",
-	".js":          "text/javascript; charset=utf-8",
-	".css":         "text/css; charset=utf-8",
-	".svg":         "image/svg+xml",
-	".json":        "application/json",
-	".png":         "image/png",
-	".txt":         "text/plain; charset=utf-8",
-	".wasm":        "application/wasm",
-	".webmanifest": "application/manifest+json",
-}
-
-// ContentType returns the type a file is served with, by its extension.
-func ContentType(name string) string {
-	if t, ok := contentTypes[path.Ext(name)]; ok {
-		return t
-	}
-	return "application/octet-stream"
-}
-
 // Handler returns the handler of the pages and of /static/ (see the package
 // documentation for the routes).
 func Handler() http.Handler {
-	started := time.Now()
 	set := shells()
-	page := func(file string, status int) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			lang, pages := set.pick(r)
-			w.Header().Set("Content-Language", lang)
-			w.Header().Add("Vary", "Accept-Language, Cookie")
-			serve(w, r, file, pages[file], status, started)
+	pages := map[string]map[string]*asset{} // language, then shell file
+	for lang, files := range set.pages {
+		pages[lang] = map[string]*asset{}
+		for file, data := range files {
+			pages[lang][file] = page(file, data)
 		}
 	}
-	notFoundPage := page(notFound, http.StatusNotFound)
-	var gz compressed
+	show := func(file string, status int) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			lang, _ := set.pick(r)
+			w.Header().Set("Content-Language", lang)
+			w.Header().Add("Vary", "Accept-Language, Cookie")
+			serve(w, r, pages[lang][file], status)
+		}
+	}
+	notFoundShell := show(notFound, http.StatusNotFound)
+	notFoundPage := func(w http.ResponseWriter, r *http.Request) {
+		if !missingFile(w, r) {
+			notFoundShell(w, r)
+		}
+	}
+	var files assets
 	mux := http.NewServeMux()
 	for route, name := range rootFiles {
-		data, err := fs.ReadFile(FS, name)
-		if err != nil {
+		if files.static(name) == nil {
 			// The root files are embedded and checked by the tests.
-			panic("web: " + err.Error())
+			panic("web: no " + name)
 		}
 		mux.HandleFunc("GET "+route, func(w http.ResponseWriter, r *http.Request) {
-			serve(w, r, name, data, http.StatusOK, started)
+			serve(w, r, files.static(name), http.StatusOK)
 		})
 	}
 	for _, pg := range Pages() {
 		if pg.Route == "/" {
-			mux.HandleFunc("GET /{$}", page(pg.File, http.StatusOK))
+			mux.HandleFunc("GET /{$}", show(pg.File, http.StatusOK))
 			continue
 		}
-		mux.HandleFunc("GET "+pg.Route, page(pg.File, http.StatusOK))
+		mux.HandleFunc("GET "+pg.Route, show(pg.File, http.StatusOK))
 		// The routes have always taken a trailing slash too.
-		mux.HandleFunc("GET "+pg.Route+"/{$}", page(pg.File, http.StatusOK))
+		mux.HandleFunc("GET "+pg.Route+"/{$}", show(pg.File, http.StatusOK))
 	}
 	mux.HandleFunc("GET /static/{name...}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
@@ -397,23 +411,16 @@ func Handler() http.Handler {
 			notFoundPage(w, r)
 			return
 		}
-		data, err := fs.ReadFile(FS, path.Clean(name))
-		if err != nil {
+		name = path.Clean(name)
+		a := files.static(name)
+		if a == nil {
 			notFoundPage(w, r)
 			return
 		}
-		name = path.Clean(name)
 		if name == workerScript {
 			w.Header().Set("Content-Security-Policy", WasmCSP(w.Header().Get("Content-Security-Policy")))
 		}
-		if path.Ext(name) == ".wasm" {
-			w.Header().Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r) {
-				w.Header().Set("Content-Encoding", "gzip")
-				data = gz.of(name, data)
-			}
-		}
-		serve(w, r, name, data, http.StatusOK, started)
+		serve(w, r, a, http.StatusOK)
 	})
 	mux.HandleFunc("GET /", notFoundPage)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -428,54 +435,4 @@ func Handler() http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		mux.ServeHTTP(w, r)
 	})
-}
-
-// serve answers data, the content of the file name, with status.
-func serve(w http.ResponseWriter, r *http.Request, name string, data []byte, status int, modtime time.Time) {
-	w.Header().Set("Content-Type", ContentType(name))
-	w.Header().Set("Cache-Control", "no-cache")
-	if status != http.StatusOK {
-		w.WriteHeader(status)
-		if r.Method != http.MethodHead {
-			_, _ = w.Write(data)
-		}
-		return
-	}
-	http.ServeContent(w, r, name, modtime, bytes.NewReader(data))
-}
-
-// compressed keeps the gzip encoding of the large files, made on first use.
-type compressed struct {
-	mu    sync.Mutex
-	files map[string][]byte
-}
-
-// of returns the gzip encoding of data, the content of the file name.
-func (c *compressed) of(name string, data []byte) []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if z, ok := c.files[name]; ok {
-		return z
-	}
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
-	_, _ = zw.Write(data)                                    // writes to a bytes.Buffer do not fail
-	_ = zw.Close()
-	if c.files == nil {
-		c.files = map[string][]byte{}
-	}
-	c.files[name] = buf.Bytes()
-	return c.files[name]
-}
-
-// acceptsGzip reports whether the request's Accept-Encoding allows gzip.
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") || strings.TrimSpace(coding) == "*" {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -171,6 +172,10 @@ var (
 	cssURL    = regexp.MustCompile(`url\(([^)]*)\)`)
 )
 
+// linkHandler is one Handler for routeExists (making one renders every
+// shell in every language).
+var linkHandler = sync.OnceValue(Handler)
+
 // routeExists reports whether a site-relative link (without query or
 // fragment) is a page route, an embedded asset or an API path.
 func routeExists(link string) bool {
@@ -182,7 +187,7 @@ func routeExists(link string) bool {
 		return true
 	}
 	res := httptest.NewRecorder()
-	Handler().ServeHTTP(res, httptest.NewRequest("GET", link, nil))
+	linkHandler().ServeHTTP(res, httptest.NewRequest("GET", link, nil))
 	return res.Code == http.StatusOK
 }
 

@@ -260,6 +260,7 @@ async function setup() {
     presets = res.presets || [];
     drawGames();
     drawOptions();
+    $("#new-game").dataset.ready = "true"; // the form can start a game now (the browser tests wait for it)
   } catch (ex) {
     $("#games").textContent = errorText(ex);
   }

@@ -1,10 +1,35 @@
 // The live socket of a game: /api/games/{id}/ws (docs/API.md), reconnected
-// with backoff.
+// with backoff. An update carries what changed since the view the server
+// sent last (its base ply): LiveGame applies it to the view it holds and
+// hands on the whole view; after a gap it asks for the full view.
+
+// KEPT are the fields of a game's view that stay the same for its life: an
+// update leaves them out (the server's change.go lists the same).
+const KEPT = ["ruleset", "ruleset_title", "game", "size", "mode", "created", "first_to_move",
+  "special_holes", "sides", "simultaneous_opening"];
+
+/**
+ * applyChange returns the view that the update msg makes of view, the view
+ * at its base ply: the kept fields of view, the fields of the update, and
+ * the turns and moves of view before msg.turns_from followed by the
+ * update's. It has no record (updates leave it out).
+ */
+export function applyChange(view, msg) {
+  const v = {};
+  for (const k of KEPT) if (k in view) v[k] = view[k];
+  Object.assign(v, msg.game);
+  const from = msg.turns_from || 0;
+  v.turns = (view.turns || []).slice(0, from).concat(msg.game.turns || []);
+  v.moves = (view.moves || []).slice(0, from).concat(msg.game.moves || []);
+  return v;
+}
 
 /**
  * LiveGame keeps a WebSocket to /api/games/{id}/ws open, reconnecting with
  * backoff (0.5 s doubling to 15 s, with jitter). Callbacks: onMessage(msg),
- * onStatus("live"|"connecting"|"offline").
+ * with msg.game always a whole view; onStatus("live"|"connecting"|"offline").
+ * ply() is the ply the page shows: a hello names it, so that the state
+ * answering carries the events since.
  */
 export class LiveGame {
   constructor(id, token, { onMessage, onStatus, ply = () => 0 }) {
@@ -18,6 +43,8 @@ export class LiveGame {
     this.ws = null;
     this.timer = null;
     this.pinger = null;
+    this.view = null; // the latest view, that updates change
+    this.asking = false; // a hello asked for the full view after a gap
     this.connect();
     this.onVisible = () => {
       if (document.visibilityState === "visible" && !this.ws && !this.closed) {
@@ -42,6 +69,8 @@ export class LiveGame {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.delay = 500;
+      this.view = null;
+      this.asking = false;
       ws.send(JSON.stringify({ type: "hello", token: this.token || "", ply: this.ply() }));
       this.onStatus("live");
       clearInterval(this.pinger);
@@ -54,7 +83,22 @@ export class LiveGame {
       } catch {
         return;
       }
-      if (msg && msg.type !== "pong") this.onMessage(msg);
+      if (!msg || msg.type === "pong") return;
+      if (msg.type === "state") {
+        this.view = msg.game;
+        this.asking = false;
+      } else if (msg.type === "update" && msg.base === undefined) {
+        if (!this.view || msg.game.ply >= this.view.ply) this.view = msg.game;
+      } else if (msg.type === "update") {
+        if (!this.view || !msg.game || this.view.ply !== msg.base) {
+          // A gap: the full view, with the events since the page's ply.
+          if (!this.asking) this.asking = this.send({ type: "hello", token: this.token || "", ply: this.ply() });
+          return;
+        }
+        this.view = applyChange(this.view, msg);
+        msg = { type: "update", game: this.view, events: msg.events };
+      }
+      this.onMessage(msg);
     });
     ws.addEventListener("close", () => {
       clearInterval(this.pinger);
