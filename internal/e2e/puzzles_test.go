@@ -34,8 +34,9 @@ func puzzleWithReplies(t *testing.T, preset string) puzzles.Puzzle {
 
 // TestPuzzlesBrowser solves a puzzle on a phone by clicking its main line,
 // the engine answering on the server, and fails another with a wrong first
-// move: the rating kept in the browser rises, then falls, and the page
-// links to the analysis board.
+// move: the rating kept in the browser rises, then falls, the solved
+// puzzle's live rating shows the result, and the page links to the
+// analysis board.
 func TestPuzzlesBrowser(t *testing.T) {
 	s := newSession(t)
 	ctx := s.tab("puzzles", 360, 740)
@@ -68,6 +69,12 @@ func TestPuzzlesBrowser(t *testing.T) {
 	after := js[float64](s, ctx, `JSON.parse(localStorage.getItem("matombo.puzzles.rating")).rating`)
 	if after <= 1500 {
 		t.Errorf("the rating after a solved puzzle is %v, want above 1500 (unrated)", after)
+	}
+	// The solve lowered the puzzle's live rating from its shipped one,
+	// which the page shows with the result counted.
+	s.waitJS(ctx, `document.querySelector("#puzzle-rating").textContent.includes("1 try")`, 10*time.Second)
+	if txt := s.text(ctx, "#puzzle-rating"); strings.Contains(txt, strconv.Itoa(p.Rating)+" ") {
+		t.Errorf("the puzzle's rating after a solve is %q, still its shipped %d", txt, p.Rating)
 	}
 	s.noDesync(ctx, "the solved puzzle")
 	s.shot(ctx, "puzzles-solved-360")

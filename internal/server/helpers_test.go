@@ -39,6 +39,9 @@ func newEnvWith(t *testing.T, o Options) *testEnv {
 		t.Fatal(err)
 	}
 	svc := app.NewService(app.Config{Store: store, AI: search.NewGreedyLevels(7), Workers: 2})
+	if o.Puzzles == nil {
+		o.Puzzles = store
+	}
 	srv := New(svc, o)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {

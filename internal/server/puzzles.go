@@ -21,8 +21,10 @@ const (
 	puzzleProvers = 1
 	puzzleWait    = 10 * time.Second
 	puzzleMoves   = 120
-	// puzzleDeviation is the deviation the shipped puzzles' ratings are
-	// taken to have in a player's rating update.
+	// puzzleResults bounds the results one address may send a minute.
+	puzzleResults = 30
+	// puzzleDeviation is the deviation a puzzle's shipped rating is taken
+	// to have: its live rating starts there.
 	puzzleDeviation = 80
 )
 
@@ -31,6 +33,10 @@ const (
 // moves off the main lines.
 type puzzleRoutes struct {
 	moves   *limiter // the moves sent, per address
+	results *limiter // the results sent, per address
+	// ratings keeps the puzzles' live ratings; nil: the shipped ones,
+	// never updated.
+	ratings accounts.PuzzleStore
 	once    sync.Once
 	sets    map[string]*puzzles.Set
 	rules   map[string]mancala.Ruleset
@@ -69,7 +75,7 @@ func (s *Server) registerPuzzles(m *http.ServeMux) {
 	m.HandleFunc("GET /api/puzzles/{preset}/{id}", s.handlePuzzle)
 	m.HandleFunc("GET /api/puzzles/{preset}/{id}/solution", s.handlePuzzleSolution)
 	m.HandleFunc("POST /api/puzzles/{preset}/{id}/moves", s.jsonOnly(s.limited(s.puzzles.moves, "puzzle moves", false, s.handlePuzzleMove)))
-	m.HandleFunc("POST /api/puzzles/{preset}/{id}/result", s.jsonOnly(s.handlePuzzleResult))
+	m.HandleFunc("POST /api/puzzles/{preset}/{id}/result", s.jsonOnly(s.limited(s.puzzles.results, "puzzle results", false, s.handlePuzzleResult)))
 }
 
 // puzzleSetInfo is one preset's line of GET /api/puzzles.
@@ -79,12 +85,17 @@ type puzzleSetInfo struct {
 	Puzzles int    `json:"puzzles"`
 }
 
-// puzzleInfo is a puzzle as the list shows it: no solution.
+// puzzleInfo is a puzzle as the list shows it: no solution. Rating and
+// RD are its live rating, rounded; Attempts and Solved count the results
+// in it.
 type puzzleInfo struct {
-	ID     string   `json:"id"`
-	Rating int      `json:"rating"`
-	Kind   string   `json:"kind"`
-	Themes []string `json:"themes"`
+	ID       string   `json:"id"`
+	Rating   int      `json:"rating"`
+	RD       int      `json:"rd"`
+	Attempts int      `json:"attempts"`
+	Solved   int      `json:"solved"`
+	Kind     string   `json:"kind"`
+	Themes   []string `json:"themes"`
 }
 
 func (s *Server) handlePuzzleSets(w http.ResponseWriter, r *http.Request) {
@@ -130,9 +141,14 @@ func (s *Server) handlePuzzleList(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	live, err := s.liveRatings(r.Context(), st.Preset)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	out := make([]puzzleInfo, len(st.Puzzles))
 	for i, p := range st.Puzzles {
-		out[i] = puzzleInfo{ID: p.ID, Rating: p.Rating, Kind: p.Kind, Themes: themesOf(p)}
+		out[i] = infoOf(p, live)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"preset": st.Preset, "ruleset": st.Ruleset, "puzzles": out})
 }
@@ -159,6 +175,11 @@ func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	live, err := s.liveRatings(r.Context(), r.PathValue("preset"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	st, err := mancala.NewGame(rs)
 	if err == nil {
 		err = st.SetPosition(p.Position)
@@ -168,7 +189,7 @@ func (s *Server) handlePuzzle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, puzzleView{
-		puzzleInfo: puzzleInfo{ID: p.ID, Rating: p.Rating, Kind: p.Kind, Themes: themesOf(p)},
+		puzzleInfo: infoOf(p, live),
 		Preset:     rs.Game.String(), Position: p.Position, Legal: p.Legal, View: app.StateView(st),
 	})
 }
@@ -242,49 +263,6 @@ func (s *Server) handlePuzzleMove(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
-}
-
-// puzzleResultRequest is the body of POST .../result: whether the player
-// solved the puzzle at the first try, and the player's rating before (nil
-// or zero: unrated). The server keeps nothing: the browser keeps the rating.
-type puzzleResultRequest struct {
-	Solved bool             `json:"solved"`
-	Rating *accounts.Glicko `json:"rating"`
-}
-
-func (s *Server) handlePuzzleResult(w http.ResponseWriter, r *http.Request) {
-	p, _, err := s.puzzleOf(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	var req puzzleResultRequest
-	if err := decodeJSON(w, r, &req); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	g := accounts.NewGlicko()
-	if req.Rating != nil && req.Rating.Deviation != 0 {
-		g = *req.Rating
-		switch {
-		case !(g.Rating >= 0 && g.Rating <= 4000):
-			s.fail(w, r, app.Errorf(app.EInvalid, "rating %v is out of range; give 0 to 4000", g.Rating))
-			return
-		case !(g.Deviation >= 1 && g.Deviation <= accounts.NewDeviation):
-			s.fail(w, r, app.Errorf(app.EInvalid, "rd %v is out of range; give 1 to %d", g.Deviation, accounts.NewDeviation))
-			return
-		case !(g.Volatility > 0 && g.Volatility <= 1):
-			s.fail(w, r, app.Errorf(app.EInvalid, "volatility %v is out of range; give more than 0, at most 1", g.Volatility))
-			return
-		}
-	}
-	score := 0.0
-	if req.Solved {
-		score = 1
-	}
-	opp := accounts.Glicko{Rating: float64(p.Rating), Deviation: puzzleDeviation, Volatility: accounts.NewVolatility}
-	after := g.Update([]accounts.Outcome{{Opponent: opp, Score: score}}, accounts.Tau)
-	writeJSON(w, http.StatusOK, map[string]any{"rating": after, "before": g, "puzzle_rating": p.Rating})
 }
 
 // handlePuzzleSolution answers the puzzle's main line: the player gave up.

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"testing"
 
-	"matombo/internal/accounts"
 	"matombo/internal/app"
 	"matombo/puzzles"
 )
@@ -92,18 +91,7 @@ func TestPuzzlesAPI(t *testing.T) {
 		t.Errorf("the solution: %v, want %v", sol.Line, p.Line)
 	}
 
-	var res struct {
-		Rating accounts.Glicko `json:"rating"`
-		Before accounts.Glicko `json:"before"`
-	}
-	e.call("POST", base+"/result", "", map[string]any{"solved": true}, http.StatusOK, &res)
-	if res.Before.Rating != accounts.NewRating || res.Rating.Rating <= res.Before.Rating || res.Rating.Deviation >= res.Before.Deviation {
-		t.Errorf("an unrated player's solve: %+v", res)
-	}
-	e.call("POST", base+"/result", "", map[string]any{"solved": false, "rating": res.Rating}, http.StatusOK, &res)
-	if res.Rating.Rating >= res.Before.Rating {
-		t.Errorf("a failure raised the rating: %+v", res)
-	}
+	checkPuzzleResults(t, e, base, p)
 
 	bad := []struct {
 		method, path string
@@ -117,8 +105,13 @@ func TestPuzzlesAPI(t *testing.T) {
 		{"POST", base + "/moves", map[string]any{"actions": []string{"q7"}}, http.StatusBadRequest, app.EInvalid},
 		{"POST", base + "/moves", map[string]any{"actions": append(append([]string{}, p.Line...), p.Action)}, http.StatusBadRequest, app.EInvalid},
 		{"POST", base + "/moves", map[string]any{"moves": []string{p.Action}}, http.StatusBadRequest, app.EInvalid},
-		{"POST", base + "/result", map[string]any{"solved": true, "rating": map[string]any{"rating": 1e9, "rd": 50, "volatility": 0.06}}, http.StatusBadRequest, app.EInvalid},
-		{"POST", base + "/result", map[string]any{"solved": true, "rating": map[string]any{"rating": 1500, "rd": 5000, "volatility": 0.06}}, http.StatusBadRequest, app.EInvalid},
+		{"POST", base + "/result", map[string]any{"solved": true, "attempt": attemptA, "rating": map[string]any{"rating": 1e9, "rd": 50, "volatility": 0.06}}, http.StatusBadRequest, app.EInvalid},
+		{"POST", base + "/result", map[string]any{"solved": true, "attempt": attemptA, "rating": map[string]any{"rating": 1500, "rd": 5000, "volatility": 0.06}}, http.StatusBadRequest, app.EInvalid},
+		{"POST", base + "/result", map[string]any{"solved": true}, http.StatusBadRequest, app.EInvalid},
+		{"POST", base + "/result", map[string]any{"solved": true, "attempt": "short"}, http.StatusBadRequest, app.EInvalid},
+		{"POST", base + "/result", map[string]any{"solved": true, "attempt": "with spaces and more than sixteen"}, http.StatusBadRequest, app.EInvalid},
+		{"POST", "/api/puzzles/nsolo/nsolo-99999/result", map[string]any{"solved": true, "attempt": attemptA}, http.StatusNotFound, app.ENotFound},
+		{"POST", "/api/puzzles/chess/chess-0001/result", map[string]any{"solved": true, "attempt": attemptA}, http.StatusNotFound, app.ENotFound},
 	}
 	for _, c := range bad {
 		status, data := e.do(c.method, c.path, "", c.body)

@@ -76,6 +76,9 @@ type Options struct {
 	Limits Limits
 	// Accounts, if set, keeps player accounts (accounts.go); nil: none.
 	Accounts *accounts.Service
+	// Puzzles, if set, keeps the puzzles' live ratings (puzzleratings.go);
+	// nil: the shipped ratings, never updated.
+	Puzzles accounts.PuzzleStore
 	// SecureCookies marks the session cookies Secure on every answer (they
 	// are over TLS and for pages served over https anyway).
 	SecureCookies bool
@@ -125,7 +128,8 @@ func New(svc *app.Service, o Options) *Server {
 	}
 	s.metrics.start = time.Now()
 	s.accts = newAccountRoutes(svc, o)
-	s.puzzles = &puzzleRoutes{moves: newLimiter(puzzleMoves, time.Minute, "puzzle moves")}
+	s.puzzles = &puzzleRoutes{moves: newLimiter(puzzleMoves, time.Minute, "puzzle moves"),
+		results: newLimiter(puzzleResults, time.Minute, "puzzle results"), ratings: o.Puzzles}
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
@@ -362,7 +366,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
 	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast, Clock: cfg.Clock})
-	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits, Accounts: accountsOf(cfg.Store, log)})
+	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits, Accounts: accountsOf(cfg.Store, log), Puzzles: puzzleStoreOf(cfg.Store)})
 	srv.SetMetricsToken(cfg.MetricsToken)
 	lctx, stopListen := context.WithCancel(ctx)
 	var listeners sync.WaitGroup

@@ -1,11 +1,14 @@
 // The puzzles page's memory on this device (localStorage): the player's
-// Glicko-2 puzzle rating, the puzzles tried, and the game chosen. The
-// server keeps nothing of a puzzle player; it only computes the rating
-// update (POST /api/puzzles/{preset}/{id}/result).
+// Glicko-2 puzzle rating, the puzzles tried, the game chosen, and this
+// browser's attempt id. The server keeps nothing of a puzzle player but
+// the attempts counted in the puzzles' ratings (one per puzzle and
+// attempt id); it computes the rating update (POST
+// /api/puzzles/{preset}/{id}/result).
 
 const RATING_KEY = "matombo.puzzles.rating";
 const TRIED_KEY = "matombo.puzzles.tried";
 const PRESET_KEY = "matombo.puzzles.preset";
+const ATTEMPT_KEY = "matombo.puzzles.attempt";
 const MAX_TRIED = 3000;
 
 function store() {
@@ -74,4 +77,15 @@ export function preset(fallback) {
 
 export function savePreset(name) {
   write(PRESET_KEY, name);
+}
+
+/** attempt returns this browser's attempt id (32 random hex digits), made once. */
+export function attempt() {
+  const old = read(ATTEMPT_KEY, "");
+  if (typeof old === "string" && /^[0-9a-f]{32}$/.test(old)) return old;
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  const id = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  write(ATTEMPT_KEY, id);
+  return id;
 }

@@ -2,7 +2,8 @@
 // one first move wins by force. The player finds it; the server checks
 // each move (on the puzzle's main line, or proven by the solver) and
 // answers with the engine's best defence until the win is complete. The
-// player's Glicko-2 rating is kept on this device (puzzles-store.js).
+// player's Glicko-2 rating is kept on this device (puzzles-store.js); each
+// result rates the puzzle too, on the server.
 
 import { get, post } from "./http.js";
 import { Board, SPEEDS } from "./board.js";
@@ -55,6 +56,12 @@ function drawRating() {
   $("#my-rd").textContent = r ? `± ${Math.round(2 * r.rd)}` : t("puzzle.unrated");
   const rec = mem.record();
   $("#my-record").textContent = rec.solved + rec.failed ? t("puzzle.record", { count: rec.solved, failed: rec.failed }) : t("puzzle.no_try");
+}
+
+// drawPuzzleRating shows the puzzle's live rating and the results in it.
+function drawPuzzleRating() {
+  const n = puzzle.attempts || 0;
+  $("#puzzle-rating").textContent = n ? t("puzzle.rated_tries", { rating: puzzle.rating, count: n }) : t("puzzle.rated", { rating: puzzle.rating });
 }
 
 function seat(box, side, who) {
@@ -188,10 +195,17 @@ async function finish(ans) {
     counted = true;
     mem.markTried(puzzle.id);
     try {
-      const r = await post(`/api/puzzles/${encodeURIComponent(puzzle.preset)}/${encodeURIComponent(puzzle.id)}/result`, { solved, rating: mem.rating() });
+      const r = await post(`/api/puzzles/${encodeURIComponent(puzzle.preset)}/${encodeURIComponent(puzzle.id)}/result`, { solved, rating: mem.rating(), attempt: mem.attempt() });
       const d = Math.round(r.rating.rating) - Math.round(r.before.rating);
-      mem.saveRating(r.rating, solved);
-      change = t("puzzle.rating_change", { rating: Math.round(r.rating.rating), change: `${d >= 0 ? "+" : "−"}${Math.abs(d)}` });
+      if (r.counted) {
+        mem.saveRating(r.rating, solved);
+        change = t("puzzle.rating_change", { rating: Math.round(r.rating.rating), change: `${d >= 0 ? "+" : "−"}${Math.abs(d)}` });
+      } else {
+        change = t("puzzle.rating_uncounted");
+      }
+      puzzle.rating = Math.round(r.puzzle_rating.rating);
+      puzzle.attempts = r.puzzle_rating.attempts;
+      drawPuzzleRating();
     } catch (err) {
       change = t("puzzle.rating_failed", { message: errorText(err) });
     }
@@ -257,7 +271,7 @@ function start(p) {
   counted = mem.tried().has(p.id);
   $("#flip").checked = p.view.to_move === "N"; // the player sits at the bottom
   $("#title").textContent = t("puzzle.title", { id: p.id });
-  $("#puzzle-rating").textContent = t("puzzle.rated", { rating: p.rating });
+  drawPuzzleRating();
   const goal = p.kind === "only" ? t("puzzle.goal.only") : t("puzzle.goal.keeps");
   $("#goal").textContent = "";
   $("#goal").append(h("span", {}, t("puzzle.goal.to_move", { side: sideName(p.view.to_move) })), " ", h("span", { class: "muted" }, goal));
