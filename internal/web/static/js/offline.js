@@ -10,7 +10,7 @@ import { actionHole, describeEvents, sideName, sortActions, stones } from "./geo
 import { renderMoves } from "./movelist.js";
 import { Engine } from "./offline-engine.js";
 import { dropRecord, pending, saveRecord, synced, syncRecords } from "./offline-store.js";
-import { $, errorText, h, resultText, when } from "./ui.js";
+import { $, errorText, h, pendingText, resultText, when } from "./ui.js";
 import { t } from "./i18n.js";
 
 const SPEED_KEY = "matombo.offline.speed";
@@ -292,7 +292,7 @@ function drawPrompt(legal) {
   }
   for (const a of offHoles) buttons.push(button(a));
   const text = choosing ? t("offline.how_sow", { hole: choosing }) : t("offline.your_move");
-  prompt(h("div", { class: "text" }, h("b", {}, text), view.pending ? h("div", { class: "muted small" }, view.pending) : null), ...buttons);
+  prompt(h("div", { class: "text" }, h("b", {}, text), view.pending ? h("div", { class: "muted small" }, pendingText(view)) : null), ...buttons);
 }
 
 function pickHole(hole) {

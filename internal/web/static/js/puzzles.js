@@ -9,7 +9,7 @@ import { get, post } from "./http.js";
 import { Board, SPEEDS } from "./board.js";
 import { actionHole, sideName, sortActions, stones } from "./geom.js";
 import { directionChoices } from "./choro.js";
-import { $, errorText, h } from "./ui.js";
+import { $, errorText, h, pendingText } from "./ui.js";
 import { t } from "./i18n.js";
 import * as mem from "./puzzles-store.js";
 
@@ -138,7 +138,7 @@ function drawPrompt(legal) {
     for (const a of legal.filter((x) => !actionHole(x).hole)) buttons.push(button(a));
     if (choosing) text = t("puzzle.how_sow", { hole: choosing });
   }
-  prompt("active", h("div", { class: "text" }, h("b", {}, text), view.pending ? h("div", { class: "muted small" }, view.pending) : null), ...buttons);
+  prompt("active", h("div", { class: "text" }, h("b", {}, text), view.pending ? h("div", { class: "muted small" }, pendingText(view)) : null), ...buttons);
 }
 
 function pickHole(hole) {
