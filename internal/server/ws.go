@@ -20,6 +20,7 @@ type clientMsg struct {
 	Token  string `json:"token"`  // hello: the seat token, "" for a spectator
 	Ply    *int   `json:"ply"`    // hello: the last ply seen; action: the ply the client saw
 	Action string `json:"action"` // action: the action
+	Say    string `json:"say"`    // say: a quick message's id (say.go)
 }
 
 // serverMsg is a message to a WebSocket client.
@@ -30,6 +31,11 @@ type serverMsg struct {
 	Since  *int            `json:"since,omitempty"` // state: the ply the events start from
 	Error  string          `json:"error,omitempty"`
 	Code   app.Code        `json:"code,omitempty"`
+	// Presence says which sides have a player connected ("presence",
+	// presence.go); By and Say are a quick message ("say", say.go).
+	Presence map[string]bool `json:"presence,omitempty"`
+	By       string          `json:"by,omitempty"`
+	Say      string          `json:"say,omitempty"`
 }
 
 // decodeClientMsg reads one client message, checking its type and fields.
@@ -39,13 +45,13 @@ func decodeClientMsg(data []byte) (clientMsg, error) {
 		return m, err
 	}
 	switch m.Type {
-	case "hello", "ping":
+	case "hello", "ping", "say":
 	case "action":
 		if m.Ply == nil {
 			return m, app.Errorf(app.EInvalid, "an action message needs the ply the client saw: {\"type\":\"action\",\"action\":\"a3\",\"ply\":N}")
 		}
 	default:
-		return m, app.Errorf(app.EInvalid, "unknown message type %q; types are hello, action and ping", m.Type)
+		return m, app.Errorf(app.EInvalid, "unknown message type %q; types are hello, action, say and ping", m.Type)
 	}
 	return m, nil
 }
@@ -115,6 +121,23 @@ func (h *hub) Publish(id string, u app.Update) {
 		}
 		select {
 		case c.send <- serverMsg{Type: "update", Game: v, Events: u.Events}:
+		default:
+			c.drop()
+		}
+	}
+}
+
+// sendGame queues m for the clients of game id (with seated, the players'
+// only), dropping a client that lags.
+func (h *hub) sendGame(id string, m serverMsg, seated bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for c := range h.games[id] {
+		if seated && c.you == "" {
+			continue
+		}
+		select {
+		case c.send <- m:
 		default:
 			c.drop()
 		}
@@ -258,6 +281,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			return false
 		}
 	}
+	// presence.go: this socket counts for its side; it hears who else is here.
+	reply(s.presence.join(id, v.You))
+	defer s.presence.leave(id, v.You)
 	// Actions are stored by a goroutine of their own, one at a time and in
 	// order, so that the reader goes on reading (and answering the
 	// protocol's pings) while a slow store or a busy machine holds an action.
@@ -293,6 +319,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 				msg = &serverMsg{Type: "pong"}
 			case m.Type == "hello":
 				if msg, err = s.state(ctx, id, token, m.Ply); err != nil {
+					msg = errorMsg(err)
+				}
+			case m.Type == "say":
+				if err := s.say(id, v.You, m.Say); err != nil {
 					msg = errorMsg(err)
 				}
 			case m.Type == "action":
