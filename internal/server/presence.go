@@ -72,9 +72,9 @@ func (p *presence) combined(id string) string {
 	return seats(strings.Contains(all, "S"), strings.Contains(all, "N"))
 }
 
-// join counts a socket of game id, seated at side ("" for a spectator).
-// It returns the presence message for the new socket.
-func (p *presence) join(id, side string) *serverMsg {
+// join counts a socket of game id, seated at side ("" for a spectator),
+// and tells the game's sockets if the sides held changed.
+func (p *presence) join(id, side string) {
 	p.mu.Lock()
 	p.watched[id]++
 	first := p.watched[id] == 1
@@ -94,6 +94,10 @@ func (p *presence) join(id, side string) *serverMsg {
 		p.s.signal(app.Signal{Kind: app.SignalPresence, ID: id, Seats: after})
 	}
 	p.update(id)
+}
+
+// now returns the presence message of game id as it is.
+func (p *presence) now(id string) *serverMsg {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return presenceMsg(p.combined(id))

@@ -21,6 +21,9 @@ type clientMsg struct {
 	Ply    *int   `json:"ply"`    // hello: the last ply seen; action: the ply the client saw
 	Action string `json:"action"` // action: the action
 	Say    string `json:"say"`    // say: a quick message's id (say.go)
+	// Presence (hello): the client takes the "presence" and "say"
+	// messages (presence.go, say.go); clients that do not ask get neither.
+	Presence bool `json:"presence"`
 }
 
 // serverMsg is a message to a WebSocket client.
@@ -69,8 +72,10 @@ type hub struct {
 type client struct {
 	send chan serverMsg // closed when the client is dropped
 	you  string         // the side of the client's seat, "" for a spectator
-	gone chan struct{}  // closed when the client must disconnect
-	once sync.Once
+	// presence: the client takes the presence and quick messages
+	presence bool
+	gone     chan struct{} // closed when the client must disconnect
+	once     sync.Once
 }
 
 func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
@@ -127,13 +132,14 @@ func (h *hub) Publish(id string, u app.Update) {
 	}
 }
 
-// sendGame queues m for the clients of game id (with seated, the players'
-// only), dropping a client that lags.
+// sendGame queues m for the clients of game id that take presence and
+// quick messages (with seated, the players' only), dropping a client that
+// lags.
 func (h *hub) sendGame(id string, m serverMsg, seated bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.games[id] {
-		if seated && c.you == "" {
+		if !c.presence || seated && c.you == "" {
 			continue
 		}
 		select {
@@ -282,8 +288,14 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// presence.go: this socket counts for its side; it hears who else is here.
-	reply(s.presence.join(id, v.You))
+	s.presence.join(id, v.You)
 	defer s.presence.leave(id, v.You)
+	if hello.Presence {
+		s.hub.mu.Lock()
+		c.presence = true
+		s.hub.mu.Unlock()
+		reply(s.presence.now(id))
+	}
 	// Actions are stored by a goroutine of their own, one at a time and in
 	// order, so that the reader goes on reading (and answering the
 	// protocol's pings) while a slow store or a busy machine holds an action.
