@@ -33,6 +33,7 @@
 //	/login                  login.html           log in (an optional account), or log out
 //	/signup                 signup.html          create an account
 //	/profile/{name}         profile.html         a player's ratings, results and games
+//	/lobby                  lobby.html           open challenges live, posting one, quick pairing
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
 // Any other path is answered 404 with the notfound.html shell. Handler
@@ -119,6 +120,7 @@ func Pages() []Page {
 		{Route: "/login", File: "login.html", Nav: "/login"},
 		{Route: "/signup", File: "signup.html"},
 		{Route: "/profile/{name}", File: "profile.html"},
+		{Route: "/lobby", File: "lobby.html", Nav: "/lobby"},
 	}
 }
 
@@ -147,6 +149,7 @@ type Page struct {
 func Menu() []Link {
 	return []Link{
 		{Href: "/", Label: "nav.play"},
+		{Href: "/lobby", Label: "nav.lobby"},
 		{Href: "/archive", Label: "nav.archive"},
 		{Href: "/rules/tsoro", Label: "nav.tsoro"},
 		{Href: "/rules/nsolo", Label: "nav.nsolo"},

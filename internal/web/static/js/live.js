@@ -42,7 +42,7 @@ export class LiveGame {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.delay = 500;
-      ws.send(JSON.stringify({ type: "hello", token: this.token || "", ply: this.ply() }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token || "", ply: this.ply(), presence: true })); // presence: presence.js
       this.onStatus("live");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
