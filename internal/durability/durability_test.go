@@ -59,11 +59,11 @@ type server struct {
 	done chan struct{}
 }
 
-// start runs `matombo serve --addr 127.0.0.1:0 --db db` and waits until it
-// prints its address.
-func start(t *testing.T, bin, db string) *server {
+// start runs `matombo serve --addr 127.0.0.1:0 --db db` (and the flags
+// extra) and waits until it prints its address.
+func start(t *testing.T, bin, db string, extra ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -408,5 +408,8 @@ func TestRealBinary(t *testing.T) {
 	})
 	t.Run("instances/postgres", func(t *testing.T) {
 		testInstances(t, bin, pgtest.Schema(t))
+	})
+	t.Run("lobby/postgres", func(t *testing.T) {
+		testLobbyInstances(t, bin, pgtest.Schema(t))
 	})
 }
