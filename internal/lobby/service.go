@@ -309,68 +309,6 @@ func (s *Service) Cancel(ctx context.Context, a *accounts.Account, id, key strin
 	return nil
 }
 
-// QuickRequest asks to be paired by preset and time control.
-type QuickRequest struct {
-	Ruleset     string `json:"ruleset"`
-	TimeControl string `json:"time_control"`
-	Rated       bool   `json:"rated"`
-}
-
-// Quick is the outcome of quick pairing: a game with a waiting seek
-// (Accepted), or a new seek that the next matching player will accept
-// (Posted).
-type Quick struct {
-	Accepted *Accepted `json:"accepted,omitempty"`
-	Posted   *Posted   `json:"posted,omitempty"`
-}
-
-// Quick pairs a with the oldest waiting seek of the same preset, time
-// control and rating, or posts a seek (the creator's side is random).
-// skip holds the keys of the asker's own seeks (Viewer.Keys).
-func (s *Service) Quick(ctx context.Context, a *accounts.Account, req QuickRequest, skip map[string]bool, client string) (*Quick, error) {
-	rs, err := canonical(req.Ruleset)
-	if err != nil {
-		return nil, err
-	}
-	if !isPreset(rs) {
-		return nil, app.Errorf(app.EInvalid, "quick pairing is by preset; ruleset %q is not one: %v (post an open challenge for other rulesets)", rs, presetNames())
-	}
-	if err := checkTimeControl(req.TimeControl); err != nil {
-		return nil, err
-	}
-	if req.Rated {
-		if err := s.checkRated(a, rs, "seek"); err != nil {
-			return nil, err
-		}
-	}
-	open, err := s.store.OpenChallenges(ctx, MaxOpen)
-	if err != nil {
-		return nil, err
-	}
-	me := Viewer{Keys: skip}
-	if a != nil {
-		me.Account = a.ID
-	}
-	for _, c := range open {
-		if c.Kind != KindQuick || c.Ruleset != rs || c.TimeControl != req.TimeControl || c.Rated != req.Rated || me.Owns(c) {
-			continue
-		}
-		out, err := s.accept(ctx, a, c, client)
-		if app.ErrorCode(err) == app.EConflict {
-			continue // another player took it first
-		}
-		if err != nil {
-			return nil, err
-		}
-		return &Quick{Accepted: out}, nil
-	}
-	p, err := s.post(ctx, a, PostRequest{Ruleset: rs, TimeControl: req.TimeControl, Rated: req.Rated, Side: "random"}, KindQuick)
-	if err != nil {
-		return nil, err
-	}
-	return &Quick{Posted: p}, nil
-}
-
 // Open returns the open challenges, oldest first.
 func (s *Service) Open(ctx context.Context) ([]*Challenge, error) {
 	return s.store.OpenChallenges(ctx, MaxOpen)

@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -299,4 +301,44 @@ func TestLobbyQuick(t *testing.T) {
 	wantError(t, "quick pairing off the presets", status, data, http.StatusBadRequest, app.EInvalid, "preset")
 	status, data = bo.do("POST", "/api/lobby/quick", "", map[string]any{"ruleset": "tsoro", "time_control": "soon"})
 	wantError(t, "a bad time control", status, data, http.StatusBadRequest, app.EInvalid, "3+2", "corr:")
+}
+
+// TestLobbyQuickRace: two players seek the same pairing at the same moment,
+// round after round: each round ends in one game and no seek left waiting.
+func TestLobbyQuickRace(t *testing.T) {
+	e := newLobbyEnv(t, 0)
+	ada, bo := e.browser(), e.browser()
+	for round := range 8 {
+		tc := strconv.Itoa(round+1) + "+0"
+		var qs [2]lobby.Quick
+		var wg sync.WaitGroup
+		for i, b := range []*browser{ada, bo} {
+			wg.Go(func() {
+				status, data := b.do("POST", "/api/lobby/quick", "", map[string]any{"ruleset": "nsolo", "time_control": tc})
+				if status != http.StatusOK && status != http.StatusCreated {
+					t.Errorf("round %d: quick: %d %s", round, status, data)
+					return
+				}
+				json.Unmarshal(data, &qs[i])
+			})
+		}
+		wg.Wait()
+		games := 0
+		for _, q := range qs {
+			if q.Accepted != nil {
+				games++
+			}
+		}
+		var list struct{ Challenges []lobby.View }
+		ada.call("GET", "/api/lobby", "", nil, http.StatusOK, &list)
+		waiting := 0
+		for _, c := range list.Challenges {
+			if c.TimeControl == tc {
+				waiting++
+			}
+		}
+		if games != 1 || waiting != 0 {
+			t.Errorf("round %d: %d games, %d seeks left waiting; want 1 and 0", round, games, waiting)
+		}
+	}
 }

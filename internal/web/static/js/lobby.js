@@ -114,7 +114,7 @@ class LobbyPage {
   render() {
     const ul = $("#challenges");
     ul.textContent = "";
-    const items = [...this.list.values()].sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
+    const items = [...this.list.values()].sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || (a.id < b.id ? -1 : 1));
     for (const c of items) ul.appendChild(this.item(c));
     if (!items.length) ul.appendChild(h("li", { class: "muted" }, t("lobby.open.none")));
   }
