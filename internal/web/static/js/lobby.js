@@ -9,7 +9,7 @@ import { get, post } from "./http.js";
 import { t } from "./i18n.js";
 import { LobbySocket, dropLobbyKey, lobbyKeys, saveLobbyKey } from "./lobby-live.js";
 import { saveSeat } from "./storage.js";
-import { $, errorText, h } from "./ui.js";
+import { $, errorText, h, toast } from "./ui.js";
 
 /** TIME_CONTROLS are the controls offered: "" is no clock. */
 const TIME_CONTROLS = ["", "1+0", "3+2", "5+3", "10+5", "20+10", "corr:1", "corr:3", "corr:7"];
@@ -81,7 +81,9 @@ class LobbyPage {
         this.list = new Map((m.challenges || []).map((c) => [c.id, c]));
         break;
       case "challenge":
-        if (m.challenge) this.list.set(m.challenge.id, m.challenge);
+        if (!m.challenge) return;
+        if (m.challenge.for_you && !this.list.has(m.challenge.id)) toast(t("lobby.challenged_you", { name: m.challenge.name }));
+        this.list.set(m.challenge.id, m.challenge);
         break;
       case "gone":
         this.list.delete(m.id);
