@@ -41,9 +41,11 @@ func (s *Service) Quick(ctx context.Context, a *accounts.Account, req QuickReque
 	if !isPreset(rs) {
 		return nil, app.Errorf(app.EInvalid, "quick pairing is by preset; ruleset %q is not one: %v (post an open challenge for other rulesets)", rs, presetNames())
 	}
-	if err := checkTimeControl(req.TimeControl); err != nil {
+	tc, err := checkTimeControl(req.TimeControl)
+	if err != nil {
 		return nil, err
 	}
+	req.TimeControl = tc
 	if req.Rated {
 		if err := s.checkRated(a, rs, "seek"); err != nil {
 			return nil, err

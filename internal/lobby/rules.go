@@ -16,39 +16,44 @@ import (
 // MaxTimeControl bounds a time control's length.
 const MaxTimeControl = 16
 
-// checkTimeControl checks the shape of a time control: "" (no clock),
-// "M+I" (minutes and seconds of increment, whole numbers) or "corr:D"
-// (days a turn). The clocks (app) decide which controls a game takes; a
-// challenge whose game the app refuses cannot be accepted, so the lobby
-// refuses what is plainly not a control before it is shown to everyone.
-func checkTimeControl(tc string) error {
+// checkTimeControl checks the shape of a time control and returns it
+// written canonically (so that quick pairing compares like with like): ""
+// (no clock), "M+I" (minutes and seconds of increment, whole numbers) or
+// "corr:D" (days a turn). The clocks (app) decide which controls a game
+// takes; a challenge whose game the app refuses cannot be accepted, so the
+// lobby refuses what is plainly not a control before it is shown to
+// everyone.
+func checkTimeControl(tc string) (string, error) {
 	if tc == "" {
-		return nil
+		return "", nil
 	}
 	bad := app.Errorf(app.EInvalid, "time control %q is not allowed; write minutes+increment (3+2, 10+5), corr:days (corr:1, corr:3, corr:7) or leave it empty for no clock", printable(tc))
 	if len(tc) > MaxTimeControl {
-		return bad
+		return "", bad
 	}
 	if d, ok := strings.CutPrefix(tc, "corr:"); ok {
-		if !digits(d) {
-			return bad
+		n, ok := number(d)
+		if !ok {
+			return "", bad
 		}
-		return nil
+		return "corr:" + strconv.Itoa(n), nil
 	}
 	m, inc, ok := strings.Cut(tc, "+")
-	if !ok || !digits(m) || !digits(inc) {
-		return bad
+	mins, ok1 := number(m)
+	secs, ok2 := number(inc)
+	if !ok || !ok1 || !ok2 {
+		return "", bad
 	}
-	return nil
+	return strconv.Itoa(mins) + "+" + strconv.Itoa(secs), nil
 }
 
-// digits reports whether s is 1 to 3 decimal digits.
-func digits(s string) bool {
-	if s == "" || len(s) > 3 {
-		return false
+// number reads 1 to 3 decimal digits.
+func number(s string) (int, bool) {
+	if s == "" || len(s) > 3 || strings.ContainsAny(s, "+-") {
+		return 0, false
 	}
-	_, err := strconv.Atoi(s)
-	return err == nil && !strings.ContainsAny(s, "+-")
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // checkSide checks the creator's side of a challenge ("" is random).

@@ -79,14 +79,15 @@ func (s *Service) post(ctx context.Context, a *accounts.Account, req PostRequest
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTimeControl(req.TimeControl); err != nil {
+	tc, err := checkTimeControl(req.TimeControl)
+	if err != nil {
 		return nil, err
 	}
 	side, err := checkSide(req.Side)
 	if err != nil {
 		return nil, err
 	}
-	c := &Challenge{ID: newID(), Name: AnonymousName, Ruleset: rs, TimeControl: req.TimeControl, Rated: req.Rated, Side: side, Kind: kind, Status: StatusOpen}
+	c := &Challenge{ID: newID(), Name: AnonymousName, Ruleset: rs, TimeControl: tc, Rated: req.Rated, Side: side, Kind: kind, Status: StatusOpen}
 	if a != nil {
 		c.Account, c.Name = a.ID, a.Name
 	}
@@ -241,19 +242,19 @@ func (s *Service) createGame(ctx context.Context, a *accounts.Account, c *Challe
 	if err != nil {
 		return nil, err
 	}
-	s.seatAccounts(ctx, a, c, out, j)
+	s.seatAccounts(ctx, a, c, req, out, j)
 	return &Accepted{Game: out.ID, Seat: j.Seat, Token: j.Token, URL: j.URL}, nil
 }
 
 // seatAccounts gives the creator's and the acceptor's accounts their
 // seats, and marks a rated game rated. The game exists already: a failure
 // is logged, and the seats by token still work.
-func (s *Service) seatAccounts(ctx context.Context, a *accounts.Account, c *Challenge, out *app.Created, j *app.Joined) {
+func (s *Service) seatAccounts(ctx context.Context, a *accounts.Account, c *Challenge, req app.CreateRequest, out *app.Created, j *app.Joined) {
 	if s.acc == nil {
 		return
 	}
 	if c.Rated {
-		key, err := accounts.RatedKey(c.Ruleset, app.ModeFriend, "")
+		key, err := ratingKey(req)
 		if err == nil {
 			err = s.acc.MarkRated(ctx, out.ID, key)
 		}
@@ -345,4 +346,10 @@ func (s *Service) Expire(ctx context.Context, grace time.Duration) (int, error) 
 		return len(ids), err
 	}
 	return len(ids), s.store.DeleteChallenges(ctx, now.Add(-24*time.Hour))
+}
+
+// ratingKey returns the rating key of a rated lobby game's request, as
+// the server's game creation has it.
+func ratingKey(req app.CreateRequest) (accounts.RatingKey, error) {
+	return accounts.RatedKey(req.Ruleset, req.Opponent, req.Position)
 }
