@@ -287,14 +287,20 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			return false
 		}
 	}
-	// presence.go: this socket counts for its side; it hears who else is here.
-	s.presence.join(id, v.You)
-	defer s.presence.leave(id, v.You)
+	// presence.go: in a game between two players, this socket counts for
+	// its side, and hears who else is here if it asks.
+	friend := v.Mode == app.ModeFriend
+	if friend {
+		s.presence.join(id, v.You)
+		defer s.presence.leave(id, v.You)
+	}
 	if hello.Presence {
 		s.hub.mu.Lock()
 		c.presence = true
 		s.hub.mu.Unlock()
-		reply(s.presence.now(id))
+		if friend {
+			reply(s.presence.now(id))
+		}
 	}
 	// Actions are stored by a goroutine of their own, one at a time and in
 	// order, so that the reader goes on reading (and answering the
