@@ -2,6 +2,8 @@ package accounts
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"matombo/internal/app"
@@ -76,7 +78,7 @@ func (s *Service) Profile(ctx context.Context, name string) (*Profile, error) {
 type GameSummary struct {
 	app.Summary
 	Side    string `json:"side"`
-	Outcome string `json:"outcome"` // "won", "lost", "drawn" or "playing"
+	Outcome string `json:"outcome"` // "won", "lost", "drawn", "aborted" or "playing"
 }
 
 // Games lists the games of the player named name by f (Limit 0: 20).
@@ -111,6 +113,8 @@ func (s *Service) Games(ctx context.Context, name string, f GameFilter) ([]GameS
 		switch {
 		case g.Result == "draw":
 			outcome = "drawn"
+		case g.Result == app.ResultAborted:
+			outcome = "aborted"
 		case g.Result == side:
 			outcome = "won"
 		case g.Over():
@@ -146,8 +150,8 @@ func (s *Service) Leaderboard(ctx context.Context, key RatingKey, limit int) ([]
 	if key.Category == "" {
 		key.Category = CategoryUntimed
 	}
-	if key.Category != CategoryUntimed {
-		return nil, app.Errorf(app.EInvalid, "category %q is not allowed; the one category is %s (games have no clocks)", key.Category, CategoryUntimed)
+	if !slices.Contains(app.Categories, key.Category) {
+		return nil, app.Errorf(app.EInvalid, "category %q is not allowed; categories are %s", key.Category, strings.Join(app.Categories, ", "))
 	}
 	if limit == 0 {
 		limit = 50

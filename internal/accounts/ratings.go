@@ -8,13 +8,32 @@ import (
 	"matombo/mancala"
 )
 
-// CategoryUntimed is the time category of games without clocks: all of
-// them, until clocks exist. A rating's key is (preset ruleset, category),
-// so timed categories ("blitz", "rapid", …) can be added beside it.
-const CategoryUntimed = "untimed"
+// CategoryUntimed is the time category of games without clocks. A
+// rating's key is (preset ruleset, category); the categories are
+// app.Categories (untimed, bullet, blitz, rapid, classical,
+// correspondence), a game's by its time control (TimeControl.Category).
+const CategoryUntimed = app.CategoryUntimed
 
 // CategoryOf returns the time category of a game.
-func CategoryOf(*app.Game) string { return CategoryUntimed }
+func CategoryOf(g *app.Game) string {
+	c, err := app.CategoryOfControl(g.TimeControl)
+	if err != nil {
+		return CategoryUntimed
+	}
+	return c
+}
+
+// RatedKeyOf is RatedKey for a create request: its key's category is
+// that of the request's time control.
+func RatedKeyOf(req app.CreateRequest) (RatingKey, error) {
+	c, err := app.CategoryOfControl(req.TimeControl)
+	if err != nil {
+		return RatingKey{}, err
+	}
+	key, err := RatedKey(req.Ruleset, req.Opponent, req.Position)
+	key.Category = c
+	return key, err
+}
 
 // RatedKey checks that a game asked to be rated may be, and returns its
 // rating key: a rated game is between two accounts (opponent friend: a
@@ -72,6 +91,11 @@ func (s *Service) Rate(ctx context.Context, g *app.Game) (bool, error) {
 		score = 0
 	case "draw":
 		score = 0.5
+	case app.ResultAborted:
+		if _, rated, err := s.store.RatedKey(ctx, g.ID); err != nil || !rated {
+			return false, err
+		}
+		return false, s.settle(ctx, g.ID, "the game was aborted")
 	default:
 		return false, nil
 	}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"matombo/mancala"
 )
@@ -108,6 +107,14 @@ func (s *Service) actOn(ctx context.Context, e *cacheEntry, id, token, action st
 func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActResult, error) {
 	g, st := p.g, p.state()
 	side := st.ToMove()
+	now := s.clock.Now().UTC()
+	if result, reason, ok := dueEnd(g, side, now); ok {
+		// The time ran out before the action came: the game ends by it.
+		if _, err := s.end(ctx, p, result, reason); err != nil && ErrorCode(err) != EConflict {
+			return nil, err
+		}
+		return nil, Errorf(EConflict, "the game is over (%s, %s): %s's time ran out before the action; no action can be played", result, reason, side.Name())
+	}
 	south := mancala.Action(0) // South's choice of the simultaneous opening, for the events of North's
 	if st.OpeningChoiceHidden() && len(g.Actions) > 0 {
 		south, _ = mancala.ParseAction(g.Actions[len(g.Actions)-1].Action)
@@ -123,13 +130,15 @@ func (s *Service) apply(ctx context.Context, p *played, a mancala.Action) (*ActR
 	if st.IsOver() {
 		result, reason = st.Outcome().Result.String(), st.Outcome().Reason.String()
 	}
-	m := Move{Ply: len(g.Actions), Action: a.String(), Side: side, At: time.Now().UTC()}
+	m := Move{Ply: len(g.Actions), Action: a.String(), Side: side, At: now}
+	stamp(g, &m, side, st.ToMove(), st.IsOver() || result != "*")
 	// The write completes even if the client goes away.
 	if err := s.store.AppendAction(context.WithoutCancel(ctx), g.ID, m, st.Turns(), result, reason); err != nil {
 		return nil, err
 	}
 	g.Actions = append(g.Actions, m)
 	g.Turns, g.Result, g.Reason, g.Updated = st.Turns(), result, reason, m.At
+	g.ClockFrom, g.Deadline, g.Offer = m.At, m.Deadline, ""
 	events := eventViews(evs, a, side, south)
 	if openingHidden(g, st) {
 		events = []EventView{} // South's secret choice changes nothing on the board

@@ -80,6 +80,7 @@ func (m *memStore) AppendAction(_ context.Context, id string, mv Move, turns int
 	}
 	g.Actions = append(g.Actions, mv)
 	g.Turns, g.Result, g.Reason = turns, result, reason
+	g.ClockFrom, g.Deadline, g.Offer, g.Updated = mv.At, mv.Deadline, "", mv.At
 	return nil
 }
 

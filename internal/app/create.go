@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"time"
 	"unicode"
 
 	"matombo/mancala"
@@ -20,8 +19,8 @@ type CreateRequest struct {
 	Name     string `json:"name"`     // the creator's name, optional
 	Position string `json:"position"` // the position to start from (RULES.md §5), at the start of a turn; "" for the ruleset's start
 	Rated    bool   `json:"rated"`    // rated between two accounts (the server's accounts check and record it); default false
-	// TimeControl is the game's clock: "3+2" (minutes and an increment a
-	// turn), "corr:3" (days a turn); "" for no clock.
+	// TimeControl is the game's clock (ParseTimeControl): "3+2" (minutes
+	// a side + seconds a turn), "corr:3" (days a turn) or "" (none).
 	TimeControl string `json:"time_control"`
 	// SeatHash, if set, is the hash of the creator's seat token, a secret
 	// the creator holds already (a lobby challenge's key): the game is
@@ -102,8 +101,20 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now().UTC()
-	g := &Game{ID: newID(), Ruleset: rs.String(), Start: start, Mode: req.Opponent, Result: "*", Created: now, Updated: now}
+	tc, err := ParseTimeControl(req.TimeControl)
+	if err != nil {
+		return nil, err
+	}
+	if !tc.IsZero() && s.clocks == nil {
+		return nil, Errorf(EInvalid, "this server's store keeps no clocks; create the game without time_control")
+	}
+	if !tc.IsZero() && req.Opponent == ModeAI {
+		return nil, Errorf(EInvalid, "games against the computer have no clock; time_control is for games against a friend or on one device")
+	}
+	now := s.clock.Now().UTC()
+	g := &Game{ID: newID(), Ruleset: rs.String(), Start: start, Mode: req.Opponent, Result: "*", Created: now, Updated: now,
+		TimeControl: tc.String(), Rated: req.Rated}
+	startClock(g, tc)
 	me := Player{Kind: KindHuman, Name: cleanName(req.Name, side.Name())}
 	other := side.Other()
 	out := &Created{ID: g.ID, Seat: side.String(), Token: NewToken()}

@@ -52,8 +52,10 @@ func (s *Service) Rematch(ctx context.Context, id, token string) (*Created, erro
 	if rid == "" {
 		// The rematch has no invites: its seats are those of the old
 		// game's seats that ask for them.
-		now := time.Now().UTC()
-		ng := &Game{ID: newID(), Ruleset: g.Ruleset, Start: g.Start, Mode: g.Mode, Result: "*", Created: now, Updated: now}
+		now := s.clock.Now().UTC()
+		ng := &Game{ID: newID(), Ruleset: g.Ruleset, Start: g.Start, Mode: g.Mode, Result: "*", Created: now, Updated: now,
+			TimeControl: g.TimeControl} // a rematch is casual: only a created game is marked rated
+		startClock(ng, timeControlOf(ng))
 		ng.Players[0], ng.Players[1] = g.Players[1], g.Players[0]
 		if rid, err = s.store.CreateRematch(ctx, id, ng); err != nil {
 			return nil, err

@@ -48,8 +48,27 @@ type Game struct {
 	Reason      string        // why the game ended; "" in play
 	Rematch     string        // the id of the rematch game, "" if none
 	Headers     []mancala.Tag // an imported record's headers but Ruleset, Position and Result, in its order (Players hold the names); nil for games played here
-	Created     time.Time
-	Updated     time.Time
+	// TimeControl is the game's clock as ParseTimeControl reads it; ""
+	// for none (clock.go).
+	TimeControl string
+	// ClockFrom is when the decision in play began: the last action's
+	// time, or the game's creation or last takeback.
+	ClockFrom time.Time
+	// Deadline is when the decision in play ends a game with a clock (a
+	// flag, an abort, a correspondence turn's end); zero for none.
+	Deadline time.Time
+	// Offer is a player's offer waiting for the opponent's answer:
+	// OfferDraw or OfferTakeback followed by ":" and the offering side
+	// ("draw:S"); "" for none. An action clears it.
+	Offer string
+	// Takebacks counts the takebacks accepted (the actions they removed
+	// are gone): of two views, the one with more is the newer.
+	Takebacks int
+	// Rated says the game was created rated (package accounts rates it):
+	// it has no takebacks.
+	Rated   bool
+	Created time.Time
+	Updated time.Time
 }
 
 // Over reports whether the game has a result.
@@ -76,6 +95,13 @@ type Move struct {
 	Action string // in notation, such as "a3" or "xd5"
 	Side   mancala.Player
 	At     time.Time
+	// Clock is the mover's time left after the action, stored with it,
+	// if Clocked (a game with a clock).
+	Clock   time.Duration
+	Clocked bool
+	// Deadline is the deadline of the decision after the action, kept
+	// with the game (Game.Deadline) by AppendAction; zero for none.
+	Deadline time.Time
 }
 
 // ListFilter selects games for the archive.
@@ -94,7 +120,8 @@ type ListFilter struct {
 // atomic with their checks, so that two concurrent writers on one game never
 // both succeed; errors use the codes ENotFound and EConflict.
 type Store interface {
-	// CreateGame stores a new game with its seats and actions.
+	// CreateGame stores a new game with its seats and actions, its time
+	// control and clock.
 	CreateGame(ctx context.Context, g *Game) error
 	// Game returns the game id with its seats and actions (ENotFound).
 	Game(ctx context.Context, id string) (*Game, error)
@@ -103,7 +130,9 @@ type Store interface {
 	AddSeat(ctx context.Context, id string, s Seat) error
 	// AppendAction stores m as the action at ply m.Ply, which must equal the
 	// number of actions stored, in a game still in play (else EConflict),
-	// and sets the game's turn count, result and reason.
+	// with its clock, and sets the game's turn count, result and reason,
+	// its ClockFrom to m.At and its Deadline to m.Deadline, and clears its
+	// Offer.
 	AppendAction(ctx context.Context, id string, m Move, turns int, result, reason string) error
 	// Finish sets the result of a game in play that has exactly plies
 	// actions (else EConflict).
@@ -135,4 +164,23 @@ type Store interface {
 	CheckWrite(ctx context.Context) error
 	// Close releases the store.
 	Close() error
+}
+
+// ClockStore is what a Store needs besides Store for games with clocks,
+// offers and the abandonment rule (the SQLite and PostgreSQL stores have
+// it); without it, games have no clock and none is ended by time.
+type ClockStore interface {
+	// DueGames returns up to limit ids of games in play that may be due
+	// to end at now: those with a Deadline at or before now, and those
+	// without a time control, imported records aside, last changed at or
+	// before idle; the longest due first.
+	DueGames(ctx context.Context, now, idle time.Time, limit int) ([]string, error)
+	// SetOffer sets the Offer of game id if it is in play with exactly
+	// plies actions (else EConflict).
+	SetOffer(ctx context.Context, id string, plies int, offer string) error
+	// TakeBack removes the actions from ply to on of game id, in play with
+	// exactly plies actions (else EConflict), sets its turn count, its
+	// ClockFrom to from and its Deadline to deadline, clears its Offer
+	// and counts the takeback (Takebacks).
+	TakeBack(ctx context.Context, id string, plies, to, turns int, from, deadline time.Time) error
 }

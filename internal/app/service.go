@@ -50,6 +50,9 @@ type Config struct {
 	// (see resumeAI); <= 0: the longest wait of a queued turn (StartBound),
 	// the longest turn, TurnTime(MaxLevel), and aiStallMargin.
 	AIStall time.Duration
+	// Clock is the games' clocks' time source; nil: the real time. Tests
+	// give a fake one (package fakeclock).
+	Clock Clock
 }
 
 // aiStallMargin is the default stall time's margin for a busy AI queue.
@@ -73,12 +76,23 @@ type Service struct {
 	broadcast Broadcast
 	cache     *gameCache
 	finish    FinishListener // hears of the games that end (finish.go)
+	clock     Clock          // the clocks' time (clock.go)
+	clocks    ClockStore     // the store's clocks, offers and due games; nil: none (sweep.go)
+	sweeper   *sweeper
+	// sweepFails are the games whose end the sweep failed to store, by
+	// when (sweep.go); guarded by mu.
+	sweepFails map[string]time.Time
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
 func NewService(cfg Config) *Service {
 	s := &Service{store: cfg.Store, ai: cfg.AI, log: cfg.Logger, broadcast: cfg.Broadcast,
 		cache: newGameCache(gameCacheSize), stall: cfg.AIStall, checking: map[string]bool{}, hints: make(chan struct{}, maxHints)}
+	s.clock = cfg.Clock
+	if s.clock == nil {
+		s.clock = realClock{}
+	}
+	s.clocks, _ = cfg.Store.(ClockStore)
 	if s.ai.IsZero() {
 		s.ai = search.NewLevels(rand.Uint64())
 	}
@@ -126,6 +140,7 @@ func (s *Service) Close() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
+	s.StopSweeping()
 	s.sched.close()
 	s.pool.Close()
 }
@@ -196,7 +211,12 @@ func (s *Service) load(ctx context.Context, id string) (*played, error) {
 	if err != nil {
 		return nil, err
 	}
-	return replay(g)
+	p, err := replay(g)
+	if err != nil {
+		return nil, err
+	}
+	p.clock = s.clock
+	return p, nil
 }
 
 // IsNotFound reports whether err says a game does not exist.

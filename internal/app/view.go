@@ -50,6 +50,14 @@ type GameView struct {
 	// "head" decision, the hole the next lap lifts in a "direction"
 	// decision; "" otherwise.
 	PendingHole string `json:"pending_hole"`
+	// Clock is the game's clocks, or for a game without one the rule
+	// that ends it when nobody acts (clock.go); nil in a bare position.
+	Clock *ClockView `json:"clock,omitempty"`
+	// Offers is what the players may offer or answer (offers.go).
+	Offers *OffersView `json:"offers,omitempty"`
+	// Takebacks counts the takebacks accepted: a view with more is newer
+	// than one with fewer, whatever their plies.
+	Takebacks int `json:"takebacks"`
 	RuleFacts
 }
 
@@ -177,8 +185,9 @@ func PositionView(ruleset, position string) (*GameView, error) {
 
 // played is a stored game replayed: the state and its record.
 type played struct {
-	g   *Game
-	rec *mancala.Recorder
+	g     *Game
+	rec   *mancala.Recorder
+	clock Clock // the time of the views' clocks; nil: the real time
 }
 
 func (p *played) state() *mancala.State { return p.rec.State() }
@@ -290,6 +299,13 @@ func (p *played) view(you string) *GameView {
 	}
 	v.Record = rec.String()
 	v.Players = map[string]Player{"S": g.Players[0], "N": g.Players[1]}
+	now := time.Now()
+	if p.clock != nil {
+		now = p.clock.Now()
+	}
+	v.Clock = p.clockView(now)
+	v.Offers = p.offers()
+	v.Takebacks = g.Takebacks
 	v.Seated = map[string]bool{"S": false, "N": false}
 	for _, st := range g.Seats {
 		v.Seated[st.Side.String()] = true

@@ -56,20 +56,29 @@ type server struct {
 	cmd  *exec.Cmd
 	url  string
 	logs *bytes.Buffer
+	errw *syncWriter // writes logs: its lock guards them
 	done chan struct{}
 }
 
-// start runs `matombo serve --addr 127.0.0.1:0 --db db` (and the flags
-// extra) and waits until it prints its address.
-func start(t *testing.T, bin, db string, extra ...string) *server {
+// logText returns what the process wrote on standard error so far.
+func (s *server) logText() string {
+	s.errw.mu.Lock()
+	defer s.errw.mu.Unlock()
+	return s.logs.String()
+}
+
+// start runs `matombo serve --addr 127.0.0.1:0 --db db` (with args) and
+// waits until it prints its address.
+func start(t *testing.T, bin, db string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &server{cmd: cmd, logs: &bytes.Buffer{}, done: make(chan struct{})}
-	cmd.Stderr = &syncWriter{w: s.logs}
+	s.errw = &syncWriter{w: s.logs}
+	cmd.Stderr = s.errw
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -411,5 +420,8 @@ func TestRealBinary(t *testing.T) {
 	})
 	t.Run("lobby/postgres", func(t *testing.T) {
 		testLobbyInstances(t, bin, pgtest.Schema(t))
+	})
+	t.Run("clocks/postgres", func(t *testing.T) { // clocks_test.go
+		testClocks(t, bin, pgtest.Schema(t))
 	})
 }

@@ -76,7 +76,12 @@ func (s *session) with(t *testing.T) *session {
 func newSession(t *testing.T) *session {
 	t.Helper()
 	exe := chromium(t)
-	srv := startServer(t)
+	return newSessionOn(t, exe, startServer(t))
+}
+
+// newSessionOn starts a headless chromium (exe) on the server srv.
+func newSessionOn(t *testing.T, exe string, srv *testServer) *session {
+	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
@@ -293,6 +298,7 @@ type gameView struct {
 	Decision string     `json:"decision"`
 	Legal    []string   `json:"legal"`
 	Result   string     `json:"result"`
+	Reason   string     `json:"reason"`
 	Position string     `json:"position"`
 	Ruleset  string     `json:"ruleset"`
 	Record   string     `json:"record"`

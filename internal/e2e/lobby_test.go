@@ -12,14 +12,6 @@ import (
 // The lobby's phone: the cheap phone the pages are made for first.
 const lobbyPhoneW, lobbyPhoneH = 360, 740
 
-// signUp creates the account name in the tab ctx from the sign-up page.
-func (s *session) signUp(ctx context.Context, name string) {
-	s.t.Helper()
-	s.run(ctx, chromedp.Navigate(s.base+"/signup"))
-	s.fill(ctx, `#signup button[type="submit"]`, "#name", name, "#password", "password of "+name, "#password2", "password of "+name)
-	s.waitJS(ctx, `location.pathname === "/profile/`+name+`"`, 20*time.Second)
-}
-
 // TestLobbyBrowser: two players sign up; one posts a rated challenge in the
 // lobby, the other (on a 360×740 phone) sees it live and accepts it; both
 // land on the game, each in their seat; each sees the other connected,

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"matombo/internal/app"
 	"matombo/internal/server"
 	"matombo/internal/store/sqlite"
 )
@@ -18,13 +19,21 @@ type testServer struct {
 	t     *testing.T
 	url   string
 	store *sqlite.Store
-	stop  func() // stops the running server and waits for it
+	stop  func()    // stops the running server and waits for it
+	clock app.Clock // the games' clocks (nil: the real time)
 }
 
 // startServer starts the real server in-process on 127.0.0.1:0 with a
 // temporary SQLite database, or uses the one at $MATOMBO_E2E_URL when set
 // (to drive a server running elsewhere; it cannot be restarted then).
 func startServer(t *testing.T) *testServer {
+	t.Helper()
+	return startServerWith(t, nil)
+}
+
+// startServerWith is startServer with the games' clocks on clock (nil: the
+// real time; a fake clock needs the server in-process).
+func startServerWith(t *testing.T, clock app.Clock) *testServer {
 	t.Helper()
 	if u := os.Getenv("MATOMBO_E2E_URL"); u != "" {
 		return &testServer{t: t, url: u}
@@ -33,7 +42,7 @@ func startServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{t: t, store: st}
+	ts := &testServer{t: t, store: st, clock: clock}
 	ts.run("127.0.0.1:0")
 	t.Cleanup(func() {
 		ts.stop()
@@ -50,7 +59,7 @@ func (ts *testServer) run(addr string) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- server.Run(ctx, server.Config{Addr: addr, Store: ts.store, Ready: func(u string) { ready <- u }, ShutdownTimeout: 5 * time.Second})
+		done <- server.Run(ctx, server.Config{Addr: addr, Store: ts.store, Ready: func(u string) { ready <- u }, ShutdownTimeout: 5 * time.Second, Clock: ts.clock})
 	}()
 	ts.stop = func() {
 		cancel()

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/hex"
-	"strconv"
 	"strings"
 
 	"matombo/internal/app"
@@ -13,47 +12,16 @@ import (
 
 // The lobby's checks of what a challenge asks for.
 
-// MaxTimeControl bounds a time control's length.
-const MaxTimeControl = 16
-
-// checkTimeControl checks the shape of a time control and returns it
-// written canonically (so that quick pairing compares like with like): ""
-// (no clock), "M+I" (minutes and seconds of increment, whole numbers) or
-// "corr:D" (days a turn). The clocks (app) decide which controls a game
-// takes; a challenge whose game the app refuses cannot be accepted, so the
-// lobby refuses what is plainly not a control before it is shown to
-// everyone.
+// checkTimeControl checks a time control with the clocks' rules
+// (app.ParseTimeControl) and returns it written canonically, so that a
+// challenge shows only controls its game takes and quick pairing compares
+// like with like.
 func checkTimeControl(tc string) (string, error) {
-	if tc == "" {
-		return "", nil
+	c, err := app.ParseTimeControl(tc)
+	if err != nil {
+		return "", err
 	}
-	bad := app.Errorf(app.EInvalid, "time control %q is not allowed; write minutes+increment (3+2, 10+5), corr:days (corr:1, corr:3, corr:7) or leave it empty for no clock", printable(tc))
-	if len(tc) > MaxTimeControl {
-		return "", bad
-	}
-	if d, ok := strings.CutPrefix(tc, "corr:"); ok {
-		n, ok := number(d)
-		if !ok {
-			return "", bad
-		}
-		return "corr:" + strconv.Itoa(n), nil
-	}
-	m, inc, ok := strings.Cut(tc, "+")
-	mins, ok1 := number(m)
-	secs, ok2 := number(inc)
-	if !ok || !ok1 || !ok2 {
-		return "", bad
-	}
-	return strconv.Itoa(mins) + "+" + strconv.Itoa(secs), nil
-}
-
-// number reads 1 to 3 decimal digits.
-func number(s string) (int, bool) {
-	if s == "" || len(s) > 3 || strings.ContainsAny(s, "+-") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(s)
-	return n, err == nil
+	return c.String(), nil
 }
 
 // checkSide checks the creator's side of a challenge ("" is random).

@@ -349,7 +349,7 @@ func (s *Service) Expire(ctx context.Context, grace time.Duration) (int, error) 
 }
 
 // ratingKey returns the rating key of a rated lobby game's request, as
-// the server's game creation has it.
+// the server's game creation has it: its time control's category.
 func ratingKey(req app.CreateRequest) (accounts.RatingKey, error) {
-	return accounts.RatedKey(req.Ruleset, req.Opponent, req.Position)
+	return accounts.RatedKeyOf(req)
 }

@@ -448,7 +448,11 @@ func (s *Server) handleLeaderboard(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ruleset": key.Ruleset, "category": accounts.CategoryUntimed, "provisional_rd": accounts.ProvisionalRD, "ratings": rows})
+	category := key.Category
+	if category == "" {
+		category = accounts.CategoryUntimed
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ruleset": key.Ruleset, "category": category, "categories": app.Categories, "provisional_rd": accounts.ProvisionalRD, "ratings": rows})
 }
 
 // creatorAccount returns the account a new game is created for (nil:
@@ -465,7 +469,7 @@ func (s *Server) creatorAccount(r *http.Request, req app.CreateRequest) (*accoun
 	if a == nil {
 		return nil, app.Errorf(app.EUnauthorized, "log in to create a rated game: ratings are kept per account")
 	}
-	if _, err := accounts.RatedKey(req.Ruleset, req.Opponent, req.Position); err != nil {
+	if _, err := accounts.RatedKeyOf(req); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -480,7 +484,7 @@ func (s *Server) attachCreated(ctx context.Context, a *accounts.Account, req app
 	}
 	ctx = context.WithoutCancel(ctx)
 	if req.Rated {
-		key, err := accounts.RatedKey(req.Ruleset, req.Opponent, req.Position)
+		key, err := accounts.RatedKeyOf(req)
 		if err == nil {
 			err = s.accts.acc.MarkRated(ctx, out.ID, key)
 		}

@@ -468,8 +468,8 @@ func TestRatedGame(t *testing.T) {
 	if board.Ratings[0].Games != 1 || board.Ratings[1].Games != 1 {
 		t.Errorf("a game against an anonymous player was rated: %+v", board.Ratings)
 	}
-	status, data = e.do("GET", "/api/leaderboard?ruleset=nsolo&category=blitz", "", nil)
-	wantError(t, "an unknown category", status, data, http.StatusBadRequest, app.EInvalid, "untimed")
+	status, data = e.do("GET", "/api/leaderboard?ruleset=nsolo&category=hyperbullet", "", nil)
+	wantError(t, "an unknown category", status, data, http.StatusBadRequest, app.EInvalid, "untimed", "blitz", "correspondence")
 	status, data = e.do("GET", "/api/players/nobody", "", nil)
 	wantError(t, "an unknown player", status, data, http.StatusNotFound, app.ENotFound, "no player")
 }

@@ -58,6 +58,10 @@ func stateRoutes(id, invite string) []struct{ method, path, body string } {
 		{"POST", "/api/games/" + id + "/actions", `{"action":"a1","ply":0}`},
 		{"POST", "/api/games/" + id + "/resign", ``},
 		{"POST", "/api/games/" + id + "/rematch", ``},
+		{"POST", "/api/games/" + id + "/abort", ``},
+		{"POST", "/api/games/" + id + "/draw", ``},
+		{"POST", "/api/games/" + id + "/takeback", ``},
+		{"POST", "/api/games/" + id + "/decline", ``},
 		{"POST", "/api/records", `not a record`},
 		{"POST", "/api/lab", `{"rulesets":["tsoro size=6"],"games":1}`},
 	}

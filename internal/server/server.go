@@ -64,6 +64,9 @@ type Config struct {
 	// MetricsToken, if set, is the bearer token /metrics asks for
 	// (Authorization: Bearer <token>); "" leaves /metrics open.
 	MetricsToken string
+	// Clock is the games' clocks' time (app.Config.Clock); nil: the real
+	// time. Tests give a fake one.
+	Clock app.Clock
 }
 
 // Options configures New.
@@ -173,8 +176,10 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
+	m.HandleFunc("GET /api/position/check", s.handlePositionCheck) // poscheck.go: the board editor's
 	s.registerAccounts(m)
 	s.registerLobby(m)
+	s.registerClocks(m) // clocks.go: abort, draws, takebacks
 	// The research lab's experiments (lab.go): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach
 	// the lab's handler, which answers 405. An experiment plays one game at
@@ -378,7 +383,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
-	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast})
+	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast, Clock: cfg.Clock})
 	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits, Accounts: accountsOf(cfg.Store, log),
 		Lobby: lobbyOf(cfg.Store), LobbyGrace: cfg.LobbyGrace, Signals: signalsOf(cfg.Broadcast)})
 	srv.SetMetricsToken(cfg.MetricsToken)
@@ -395,6 +400,7 @@ func Run(ctx context.Context, cfg Config) error {
 		srv.listenSignals(lctx, &listeners) // signals.go: the lobby, presence and quick messages
 	}
 	srv.ratePending(lctx, &listeners) // accounts.go: the ratings a stopped instance missed
+	svc.StartSweeping()               // the flags, correspondence turns and abandoned games (app/sweep.go); svc.Close stops it
 	hs := newHTTPServer(srv, cfg.Timeouts, log)
 	hs.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	hs.RegisterOnShutdown(srv.Shutdown)

@@ -186,10 +186,12 @@ func createGame(ctx context.Context, tx pgx.Tx, g *app.Game) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, invite_once, invite_taken, plies, turns, result, reason, rematch, created, updated, headers)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+	if _, err := tx.Exec(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, invite_once, invite_taken, plies, turns, result, reason, rematch, created, updated, headers,
+		time_control, clock_from, deadline, offer, rated)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
 		g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], storeutil.Sides(g.InviteOnce), storeutil.Sides(g.InviteTaken),
-		len(g.Actions), g.Turns, g.Result, g.Reason, g.Rematch, g.Created, g.Updated, storeutil.MarshalHeaders(g.Headers)); err != nil {
+		len(g.Actions), g.Turns, g.Result, g.Reason, g.Rematch, g.Created, g.Updated, storeutil.MarshalHeaders(g.Headers),
+		g.TimeControl, optTime(g.ClockFrom), optTime(g.Deadline), g.Offer, g.Rated); err != nil {
 		if isUniqueViolation(err) {
 			return app.Errorf(app.EConflict, "a game with id %q exists already", g.ID)
 		}
@@ -222,8 +224,8 @@ func insertSeat(ctx context.Context, tx pgx.Tx, id string, st app.Seat) error {
 }
 
 func insertAction(ctx context.Context, tx pgx.Tx, id string, m app.Move) error {
-	_, err := tx.Exec(ctx, `INSERT INTO actions (game_id, ply, action, side, created) VALUES ($1, $2, $3, $4, $5)`,
-		id, m.Ply, m.Action, m.Side.String(), m.At)
+	_, err := tx.Exec(ctx, `INSERT INTO actions (game_id, ply, action, side, created, clock_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
+		id, m.Ply, m.Action, m.Side.String(), m.At, clockMillis(m))
 	if isUniqueViolation(err) {
 		return app.Errorf(app.EConflict, "stale ply %d: game %s has that ply already", m.Ply, id)
 	}
@@ -238,7 +240,7 @@ func insertAction(ctx context.Context, tx pgx.Tx, id string, m app.Move) error {
 // records' header limits), which only a game's own page reads.
 const (
 	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
-	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers`
+	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers, time_control, clock_from, deadline, offer, rated, takebacks`
 )
 
 // scanGame reads a row of summaryColumns, or of gameColumns if withHeaders.
@@ -246,13 +248,20 @@ func scanGame(row pgx.Row, withHeaders bool) (*app.Game, error) {
 	var g app.Game
 	var players, headers []byte
 	var once, taken string
+	var from, deadline *time.Time
 	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
 		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &g.Created, &g.Updated}
 	if withHeaders {
-		dest = append(dest, &once, &taken, &headers)
+		dest = append(dest, &once, &taken, &headers, &g.TimeControl, &from, &deadline, &g.Offer, &g.Rated, &g.Takebacks)
 	}
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
+	}
+	if from != nil {
+		g.ClockFrom = from.UTC()
+	}
+	if deadline != nil {
+		g.Deadline = deadline.UTC()
 	}
 	g.InviteOnce, g.InviteTaken = storeutil.ParseSides(once), storeutil.ParseSides(taken)
 	if err := json.Unmarshal(players, &g.Players); err != nil {
@@ -265,6 +274,9 @@ func scanGame(row pgx.Row, withHeaders bool) (*app.Game, error) {
 		}
 	}
 	g.Created, g.Updated = g.Created.UTC(), g.Updated.UTC()
+	if g.ClockFrom.IsZero() {
+		g.ClockFrom = g.Created
+	}
 	return &g, nil
 }
 
@@ -276,7 +288,7 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 	b.Queue(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`)
 	game := b.Queue(`SELECT `+gameColumns+` FROM games WHERE id = $1`, id)
 	seats := b.Queue(`SELECT side, token_hash, created FROM seats WHERE game_id = $1 ORDER BY created, seq`, id)
-	actions := b.Queue(`SELECT ply, action, side, created FROM actions WHERE game_id = $1 ORDER BY ply`, id)
+	actions := b.Queue(`SELECT ply, action, side, created, clock_ms FROM actions WHERE game_id = $1 ORDER BY ply`, id)
 	b.Queue(`COMMIT`)
 	var g *app.Game
 	game.QueryRow(func(row pgx.Row) error {
@@ -295,9 +307,14 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 		return err
 	})
 	var m app.Move
+	var clock *int64
 	actions.Query(func(rows pgx.Rows) error {
-		_, err := pgx.ForEachRow(rows, []any{&m.Ply, &m.Action, &side, &at}, func() error {
+		_, err := pgx.ForEachRow(rows, []any{&m.Ply, &m.Action, &side, &at, &clock}, func() error {
 			m.Side, m.At = storeutil.ParseSide(side), at.UTC()
+			m.Clock, m.Clocked = 0, clock != nil
+			if clock != nil {
+				m.Clock = time.Duration(*clock) * time.Millisecond
+			}
 			g.Actions = append(g.Actions, m)
 			return nil
 		})
@@ -348,19 +365,19 @@ func lockGame(ctx context.Context, tx pgx.Tx, id string) (state, error) {
 // server instance, waits for it, then finds the ply changed and matches no
 // row. The primary key (game_id, ply) of actions is a second guard.
 const appendAction = `WITH bumped AS (
-	UPDATE games SET plies = plies + 1, turns = $5, result = $6, reason = $7, updated = $8
+	UPDATE games SET plies = plies + 1, turns = $5, result = $6, reason = $7, updated = $8, clock_from = $8, deadline = $9, offer = ''
 	WHERE id = $1 AND plies = $2 AND result = '*'
 	RETURNING id
 )
-INSERT INTO actions (game_id, ply, action, side, created)
-SELECT id, $2, $3, $4, $8 FROM bumped`
+INSERT INTO actions (game_id, ply, action, side, created, clock_ms)
+SELECT id, $2, $3, $4, $8, $10 FROM bumped`
 
 // AppendAction implements app.Store in one statement (one round trip, see
 // appendAction); only when it appends nothing does it look at why.
 func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns int, result, reason string) error {
 	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
-	tag, err := s.pool.Exec(ctx, appendAction, id, m.Ply, m.Action, m.Side.String(), turns, result, reason, m.At)
+	tag, err := s.pool.Exec(ctx, appendAction, id, m.Ply, m.Action, m.Side.String(), turns, result, reason, m.At, optTime(m.Deadline), clockMillis(m))
 	if isUniqueViolation(err) {
 		return app.Errorf(app.EConflict, "stale ply %d: game %s has that ply already", m.Ply, id)
 	}

@@ -43,11 +43,11 @@ type Store struct {
 const (
 	qGame         = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
 	qSeats        = `SELECT side, token_hash, created FROM seats WHERE game_id = ? ORDER BY created, rowid`
-	qActions      = `SELECT ply, action, side, created FROM actions WHERE game_id = ? ORDER BY ply`
+	qActions      = `SELECT ply, action, side, created, clock_ms FROM actions WHERE game_id = ? ORDER BY ply`
 	qState        = `SELECT plies, result FROM games WHERE id = ?`
 	qInsertSeat   = `INSERT INTO seats (game_id, side, token_hash, created) VALUES (?, ?, ?, ?) ON CONFLICT (game_id, token_hash) DO NOTHING`
-	qInsertAction = `INSERT INTO actions (game_id, ply, action, side, created) VALUES (?, ?, ?, ?, ?)`
-	qAppended     = `UPDATE games SET plies = plies + 1, turns = ?, result = ?, reason = ?, updated = ? WHERE id = ?`
+	qInsertAction = `INSERT INTO actions (game_id, ply, action, side, created, clock_ms) VALUES (?, ?, ?, ?, ?, ?)`
+	qAppended     = `UPDATE games SET plies = plies + 1, turns = ?, result = ?, reason = ?, updated = ?, clock_from = ?, deadline = ?, offer = '' WHERE id = ?`
 )
 
 // prepare prepares the hot statements.
@@ -168,6 +168,30 @@ func micros(t time.Time) int64 { return t.UnixMicro() }
 
 func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 
+// optMicros is t in unix microseconds, NULL for the zero time.
+func optMicros(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMicro()
+}
+
+// fromOptMicros reads an optMicros column.
+func fromOptMicros(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return fromMicros(v.Int64)
+}
+
+// clockMillis is m's clock in milliseconds, NULL without a clock.
+func clockMillis(m app.Move) any {
+	if !m.Clocked {
+		return nil
+	}
+	return m.Clock.Milliseconds()
+}
+
 func notFound(id string) error { return app.Errorf(app.ENotFound, "no game %q", id) }
 
 // CreateGame implements app.Store.
@@ -181,10 +205,12 @@ func (s *Store) createGame(ctx context.Context, tx *sql.Tx, g *app.Game) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, invite_once, invite_taken, plies, turns, result, reason, rematch, created, updated, headers)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	if _, err := tx.ExecContext(ctx, `INSERT INTO games (id, ruleset, start, mode, players, invite_s, invite_n, invite_once, invite_taken, plies, turns, result, reason, rematch, created, updated, headers,
+		time_control, clock_from, deadline, offer, rated)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Ruleset, g.Start, g.Mode, string(players), g.Invites[0], g.Invites[1], storeutil.Sides(g.InviteOnce), storeutil.Sides(g.InviteTaken),
-		len(g.Actions), g.Turns, g.Result, g.Reason, g.Rematch, micros(g.Created), micros(g.Updated), storeutil.MarshalHeaders(g.Headers)); err != nil {
+		len(g.Actions), g.Turns, g.Result, g.Reason, g.Rematch, micros(g.Created), micros(g.Updated), storeutil.MarshalHeaders(g.Headers),
+		g.TimeControl, optMicros(g.ClockFrom), optMicros(g.Deadline), g.Offer, g.Rated); err != nil {
 		return fmt.Errorf("sqlite: create game %s: %w", g.ID, err)
 	}
 	for _, st := range g.Seats {
@@ -214,7 +240,7 @@ func (s *Store) insertSeat(ctx context.Context, tx *sql.Tx, id string, st app.Se
 
 func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.Move) error {
 	_, err := s.txStmt(ctx, tx, qInsertAction).ExecContext(ctx,
-		id, m.Ply, m.Action, m.Side.String(), micros(m.At))
+		id, m.Ply, m.Action, m.Side.String(), micros(m.At), clockMillis(m))
 	if err != nil {
 		return fmt.Errorf("sqlite: append action %d to game %s: %w", m.Ply, id, err)
 	}
@@ -226,7 +252,7 @@ func (s *Store) insertAction(ctx context.Context, tx *sql.Tx, id string, m app.M
 // records' header limits), which only a game's own page reads.
 const (
 	summaryColumns = `id, ruleset, start, mode, players, invite_s, invite_n, turns, result, reason, rematch, created, updated`
-	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers`
+	gameColumns    = summaryColumns + `, invite_once, invite_taken, headers, time_control, clock_from, deadline, offer, rated, takebacks`
 )
 
 type scanner interface{ Scan(dest ...any) error }
@@ -236,14 +262,16 @@ func scanGame(row scanner, withHeaders bool) (*app.Game, error) {
 	var g app.Game
 	var players, once, taken, headers string
 	var created, updated int64
+	var from, deadline sql.NullInt64
 	dest := []any{&g.ID, &g.Ruleset, &g.Start, &g.Mode, &players, &g.Invites[0], &g.Invites[1],
 		&g.Turns, &g.Result, &g.Reason, &g.Rematch, &created, &updated}
 	if withHeaders {
-		dest = append(dest, &once, &taken, &headers)
+		dest = append(dest, &once, &taken, &headers, &g.TimeControl, &from, &deadline, &g.Offer, &g.Rated, &g.Takebacks)
 	}
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
+	g.ClockFrom, g.Deadline = fromOptMicros(from), fromOptMicros(deadline)
 	g.InviteOnce, g.InviteTaken = storeutil.ParseSides(once), storeutil.ParseSides(taken)
 	if err := json.Unmarshal([]byte(players), &g.Players); err != nil {
 		return nil, fmt.Errorf("sqlite: game %s: players: %w", g.ID, err)
@@ -255,6 +283,9 @@ func scanGame(row scanner, withHeaders bool) (*app.Game, error) {
 		}
 	}
 	g.Created, g.Updated = fromMicros(created), fromMicros(updated)
+	if g.ClockFrom.IsZero() {
+		g.ClockFrom = g.Created
+	}
 	return &g, nil
 }
 
@@ -302,10 +333,12 @@ func (s *Store) Game(ctx context.Context, id string) (*app.Game, error) {
 		var m app.Move
 		var side string
 		var created int64
-		if err := rows.Scan(&m.Ply, &m.Action, &side, &created); err != nil {
+		var clock sql.NullInt64
+		if err := rows.Scan(&m.Ply, &m.Action, &side, &created, &clock); err != nil {
 			return nil, err
 		}
 		m.Side, m.At = storeutil.ParseSide(side), fromMicros(created)
+		m.Clock, m.Clocked = time.Duration(clock.Int64)*time.Millisecond, clock.Valid
 		g.Actions = append(g.Actions, m)
 	}
 	return g, rows.Err()
@@ -352,7 +385,7 @@ func (s *Store) AppendAction(ctx context.Context, id string, m app.Move, turns i
 			return err
 		}
 		_, err = s.txStmt(ctx, tx, qAppended).ExecContext(ctx,
-			turns, result, reason, micros(m.At), id)
+			turns, result, reason, micros(m.At), micros(m.At), optMicros(m.Deadline), id)
 		return err
 	})
 }

@@ -42,6 +42,10 @@ func Run(t *testing.T, newStore func(t *testing.T) app.Store) {
 		{"ListPagingEqualTimes", testListPagingEqualTimes},
 		{"ImportWithActions", testImportWithActions},
 		{"CheckWrite", testCheckWrite},
+		{"Clocks", testClocks},
+		{"TakeBack", testTakeBack},
+		{"DueGames", testDueGames},
+		{"FinishOnce", testFinishOnce},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

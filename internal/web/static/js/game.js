@@ -14,6 +14,7 @@ import { renderMoves } from "./movelist.js";
 import { PassScreen, emptyText, openingInfo, openingMoves, openingPrompt } from "./opening.js";
 import { $, copyText, errorText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 import { t } from "./i18n.js";
+import { ClockPanel } from "./clock.js";
 
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -51,6 +52,7 @@ class GamePage {
       this.drawSeats();
     });
     $("#resign").addEventListener("click", () => this.resign());
+    this.clocks = new ClockPanel(this); // clock.js: the clocks, abort, draws and takebacks
     $("#hint").addEventListener("click", () => this.hint());
     $("#rematch").addEventListener("click", () => this.rematch());
     $("#new-invite").addEventListener("click", () => this.newInvite());
@@ -151,7 +153,7 @@ class GamePage {
   }
 
   signature(v) {
-    return [v.ply, v.status, v.result, v.pending, v.to_move, v.rematch, JSON.stringify(v.players), JSON.stringify(v.seated), (v.legal || []).join(" ")].join("|");
+    return [v.ply, v.status, v.result, v.pending, v.to_move, v.rematch, JSON.stringify(v.players), JSON.stringify(v.seated), (v.legal || []).join(" "), JSON.stringify(v.offers), v.takebacks].join("|");
   }
 
   // enqueue queues a view to show, animating events on the way when the
@@ -170,7 +172,8 @@ class GamePage {
       while (this.queue.length && !this.hold) {
         const { view, events, since } = this.queue.shift();
         const cur = this.view;
-        if (cur && view.ply < cur.ply) continue;
+        const back = (view.takebacks || 0) - (cur ? cur.takebacks || 0 : 0); // clock.js: a takeback makes a view newer at a lower ply
+        if (cur && (back < 0 || (back === 0 && view.ply < cur.ply))) continue;
         if (cur && view.ply === cur.ply && this.signature(view) === this.signature(cur)) continue;
         const animate = cur && events.length && view.ply > cur.ply && (since === undefined || since === cur.ply);
         if (animate) this.drawBusy(playing(events));
@@ -260,6 +263,7 @@ class GamePage {
     this.drawBanner();
     this.drawInvite();
     this.presence.render(view);
+    this.clocks.update(view);
     $("#resign").classList.toggle("hidden", !(view.status === "playing" && (view.you || this.local)));
     $("#hint").classList.toggle("hidden", !this.hintable(view));
     $("#hint").disabled = !act || this.pass.shown;

@@ -152,6 +152,7 @@ function drawOpponent() {
   const o = opponent();
   $("#level-box").classList.toggle("hidden", o !== "ai");
   $("#side-box").classList.toggle("hidden", o === "local");
+  $("#clock-box")?.classList.toggle("hidden", o === "ai"); // clocks are for games between people
 }
 
 function drawLevel() {
@@ -177,6 +178,7 @@ async function submit(e) {
   if (from) body.position = from.position;
   else saveSetting("game", selected().ruleset);
   if (opponent() === "friend" && $("#rated") && $("#rated").checked) body.rated = true; // accounts: see /login
+  if (opponent() !== "ai" && $("#time-control") && $("#time-control").value) body.time_control = $("#time-control").value; // js/clock.js
   saveSetting("level", body.level);
   saveSetting("name", name);
   try {

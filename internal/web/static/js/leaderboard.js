@@ -7,10 +7,11 @@ import { t } from "./i18n.js";
 
 async function load() {
   const ruleset = $("#preset").value;
+  const category = $("#category").value;
   const body = $("#board tbody");
   $("#board-error").textContent = "";
   try {
-    const res = await get(`/api/leaderboard?${new URLSearchParams({ ruleset })}`);
+    const res = await get(`/api/leaderboard?${new URLSearchParams({ ruleset, category })}`);
     $("#prov-rd").textContent = String(res.provisional_rd);
     body.textContent = "";
     (res.ratings || []).forEach((r, i) => body.appendChild(h("tr", { class: r.provisional ? "provisional" : "" },
@@ -34,12 +35,16 @@ async function setup() {
     $("#board-error").textContent = errorText(ex);
     return;
   }
-  const want = new URLSearchParams(location.search).get("ruleset");
-  if (want) sel.value = want;
-  sel.addEventListener("change", () => {
-    history.replaceState(null, "", `?${new URLSearchParams({ ruleset: sel.value })}`);
+  const q = new URLSearchParams(location.search);
+  const cat = $("#category");
+  if (q.get("ruleset")) sel.value = q.get("ruleset");
+  if (q.get("category")) cat.value = q.get("category");
+  const change = () => {
+    history.replaceState(null, "", `?${new URLSearchParams({ ruleset: sel.value, category: cat.value })}`);
     load();
-  });
+  };
+  sel.addEventListener("change", change);
+  cat.addEventListener("change", change);
   load();
 }
 

@@ -16,7 +16,7 @@ let oldestId = "";
 const pageSize = 20;
 
 // The outcomes whose words the catalog carries (profile.outcome.<name>).
-const outcomes = ["won", "lost", "drawn", "playing"];
+const outcomes = ["won", "lost", "drawn", "playing", "aborted"];
 
 async function openSeated(id) {
   try {
@@ -70,14 +70,14 @@ async function loadGames(more = false) {
 
 async function loadHistory() {
   const box = $("#history");
-  const ruleset = $("#history-ruleset").value;
+  const [ruleset, category = "untimed"] = $("#history-ruleset").value.split("|"); // a rating's key: ruleset|category
   box.textContent = "";
   if (!ruleset) {
     box.appendChild(ratingPlot([]));
     return;
   }
   try {
-    const res = await get(`/api/players/${encodeURIComponent(name)}/history?${new URLSearchParams({ ruleset })}`);
+    const res = await get(`/api/players/${encodeURIComponent(name)}/history?${new URLSearchParams({ ruleset, category })}`);
     box.appendChild(ratingPlot(res.points || []));
   } catch (ex) {
     box.textContent = errorText(ex);
@@ -112,11 +112,12 @@ async function setup() {
   own = !!m && m.name.toLowerCase() === p.name.toLowerCase();
   const ratings = $("#ratings tbody");
   for (const r of p.ratings) {
-    ratings.appendChild(h("tr", { class: r.provisional ? "provisional" : "" },
-      h("td", {}, h("a", { href: `/leaderboard?${new URLSearchParams({ ruleset: r.ruleset })}` }, r.ruleset)),
+    const key = r.category && r.category !== "untimed" ? `${r.ruleset} · ${t(`clock.category.${r.category}`)}` : r.ruleset; // the time category (js/clock.js)
+    ratings.appendChild(h("tr", { class: r.provisional ? "provisional" : "", "data-category": r.category || "untimed" },
+      h("td", {}, h("a", { href: `/leaderboard?${new URLSearchParams({ ruleset: r.ruleset, category: r.category || "untimed" })}` }, key)),
       h("td", { title: r.provisional ? t("ratings.provisional") : "" }, ratingText(r)),
       h("td", {}, String(Math.round(r.rd))), h("td", {}, String(r.games))));
-    $("#history-ruleset").appendChild(h("option", { value: r.ruleset }, r.ruleset));
+    $("#history-ruleset").appendChild(h("option", { value: `${r.ruleset}|${r.category || "untimed"}` }, key));
   }
   $("#history-row").classList.toggle("hidden", !p.ratings.length);
   if (!p.ratings.length) ratings.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, t("profile.no_rated"))));

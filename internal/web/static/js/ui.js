@@ -58,6 +58,7 @@ export async function copyText(text, input = null) {
 /** resultText says a finished game's result in words. */
 export function resultText(result, reason, you = "") {
   if (result === "draw") return { title: t("result.draw"), detail: reasonText(reason, result) };
+  if (result === "aborted") return { title: t("result.aborted"), detail: reasonText(reason, result) };
   if (result !== "S" && result !== "N") return { title: t("result.in_progress"), detail: "" };
   let title = t("result.side_wins", { side: sideName(result) });
   if (you === result) title = t("result.you_win");
@@ -76,6 +77,16 @@ function reasonText(reason, result) {
       return t("result.reason.turn_limit");
     case "resigned":
       return t("result.reason.resigned", { side: loser });
+    case "time": // the clocks (js/clock.js)
+      return t("result.reason.time", { side: loser });
+    case "agreed":
+      return t("result.reason.agreed");
+    case "aborted":
+      return t("result.reason.aborted");
+    case "not started":
+      return t("result.reason.not_started");
+    case "abandoned":
+      return result === "aborted" ? t("result.reason.abandoned_aborted") : t("result.reason.abandoned", { side: loser });
     default:
       return reason ? t("result.reason.other", { reason }) : "";
   }
