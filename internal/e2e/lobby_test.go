@@ -31,10 +31,10 @@ func TestLobbyBrowser(t *testing.T) {
 	if got := s.text(ada, "#lobby-who"); got != "You play as Ada." {
 		t.Errorf("ada's lobby says %q", got)
 	}
-	// Ada posts a rated Tsoro challenge, playing South.
+	// Ada posts a rated Tsoro challenge at 5+3, playing South.
 	s.run(ada, runJS(`(() => {
 		const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event("change")); };
-		set("#post-ruleset", "tsoro"); set("#post-side", "S"); set("#post-tc", "");
+		set("#post-ruleset", "tsoro"); set("#post-side", "S"); set("#post-tc", "5+3");
 		document.querySelector("#post-rated").checked = true;
 		document.querySelector("#post-go").click();
 	})()`))
@@ -42,7 +42,7 @@ func TestLobbyBrowser(t *testing.T) {
 	id := js[string](s, ada, `document.querySelector("#challenges li.mine").dataset.id`)
 	// Bob sees it live, rated, from Ada, and accepts.
 	s.waitJS(bob, `!!document.querySelector('#challenges li[data-id="`+id+`"] [data-accept]')`, 10*time.Second)
-	if got := s.text(bob, `#challenges li[data-id="`+id+`"]`); !contains(got, "Ada", "rated", "Tsoro", "you play North") {
+	if got := s.text(bob, `#challenges li[data-id="`+id+`"]`); !contains(got, "Ada", "rated", "Tsoro", "5+3", "you play North") {
 		t.Errorf("bob's lobby shows %q", got)
 	}
 	s.shot(bob, "phone-lobby")

@@ -148,6 +148,9 @@ func TestLobbyAnonymous(t *testing.T) {
 	if v.You != "N" {
 		t.Fatalf("the acceptor's view: you %q", v.You)
 	}
+	if v.Clock == nil || v.Clock.Control != "3+2" {
+		t.Errorf("the game's clock %+v, want the challenge's 3+2", v.Clock)
+	}
 	e.call("POST", "/api/games/"+acc.Game+"/actions", p.Key, map[string]any{"action": v.Legal[0], "ply": 0}, http.StatusOK, nil)
 	// A second acceptance is refused.
 	status, data = ada.do("POST", "/api/lobby/challenges/"+p.Challenge.ID+"/accept", "", nil)
@@ -205,7 +208,7 @@ func TestLobbyAccounts(t *testing.T) {
 	ada.signUp("Ada")
 	bo.signUp("Bob")
 	cy.signUp("Cyd")
-	rated := ada.post(lobby.PostRequest{Ruleset: "tsoro", Rated: true, Side: "N"})
+	rated := ada.post(lobby.PostRequest{Ruleset: "tsoro", Rated: true, Side: "N", TimeControl: "10+5"})
 	if rated.Challenge.Name != "Ada" || !rated.Challenge.Account {
 		t.Fatalf("posted %+v", rated.Challenge)
 	}
@@ -219,7 +222,7 @@ func TestLobbyAccounts(t *testing.T) {
 		t.Fatalf("bo's seat %s, want S (Ada took N)", acc.Seat)
 	}
 	key, ok, err := e.sq.RatedKey(context.Background(), acc.Game)
-	if err != nil || !ok || key.Ruleset != "tsoro" {
+	if err != nil || !ok || key.Ruleset != "tsoro" || key.Category != app.CategoryRapid {
 		t.Fatalf("the game's rating key %+v %v %v", key, ok, err)
 	}
 	// Both accounts hold their seats, in any browser.
