@@ -37,6 +37,7 @@
 //	/signup                 signup.html          create an account
 //	/profile/{name}         profile.html         a player's ratings, results and games
 //	/puzzles                puzzles.html         puzzles: find the one winning move (?preset=&id=)
+//	/lobby                  lobby.html           open challenges live, posting one, quick pairing
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
 // Any other path is answered 404 with the notfound.html shell (a request
@@ -148,6 +149,7 @@ func Pages() []Page {
 		{Route: "/signup", File: "signup.html"},
 		{Route: "/profile/{name}", File: "profile.html"},
 		{Route: "/puzzles", File: "puzzles.html", Nav: "/puzzles"},
+		{Route: "/lobby", File: "lobby.html", Nav: "/lobby"},
 	}
 }
 
@@ -178,6 +180,7 @@ type Page struct {
 func Menu() []Link {
 	return []Link{
 		{Href: "/", Label: "nav.play"},
+		{Href: "/lobby", Label: "nav.lobby"},
 		{Href: "/archive", Label: "nav.archive"},
 		{Href: "/rules/tsoro", Label: "nav.tsoro"},
 		{Href: "/rules/nsolo", Label: "nav.nsolo"},
