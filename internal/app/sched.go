@@ -104,6 +104,7 @@ type scheduler struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	running sync.WaitGroup
+	bg      background // the reviews' and the analysis board's searches (review_sched.go)
 }
 
 // aiTurn is the turn of one game, queued or running.
@@ -232,7 +233,7 @@ func (sc *scheduler) dispatch() {
 			i = (i + 1) % len(sc.ring)
 		}
 		if !found {
-			return
+			break
 		}
 		c := sc.ring[i]
 		t := c.turns[0]
@@ -251,6 +252,7 @@ func (sc *scheduler) dispatch() {
 			sc.play(t, laneFull)
 		}()
 	}
+	sc.dispatchBackground() // the thinkers no AI turn takes
 }
 
 // unqueue takes t, the oldest turn of its client, out of the queues.
@@ -332,7 +334,7 @@ func (sc *scheduler) snapshot() AIStats {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	st := sc.stats
-	st.Queued, st.Thinking = sc.queued, sc.busy
+	st.Queued, st.Thinking = sc.queued, sc.busy-sc.bg.busy // background searches aside
 	return st
 }
 
@@ -354,6 +356,7 @@ func (sc *scheduler) close() {
 			}
 		}
 		sc.ring = nil
+		sc.closeBackground()
 		sc.cancel()
 		close(sc.quick)
 	}

@@ -73,6 +73,9 @@ type Service struct {
 	broadcast Broadcast
 	cache     *gameCache
 	finish    FinishListener // hears of the games that end (finish.go)
+	analysts  *analysts      // the searches of reviews and the analysis board, on sched (review_cache.go)
+	reviews   *reviews       // the reviews of finished games (review.go)
+	boards    chan struct{}  // a slot per analysis board request being searched (review_board.go)
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
@@ -98,6 +101,9 @@ func NewService(cfg Config) *Service {
 	}
 	s.pool = NewPool(1, queue)
 	s.sched = newScheduler(schedConfig{thinkers: cfg.Workers, queue: queue, wait: wait}, s.playTurn)
+	s.analysts = newAnalysts(s.sched)
+	s.reviews = newReviews(s.analysts)
+	s.boards = make(chan struct{}, maxBoards)
 	return s
 }
 
@@ -127,6 +133,7 @@ func (s *Service) Close() {
 	s.closed = true
 	s.mu.Unlock()
 	s.sched.close()
+	s.reviews.wait()
 	s.pool.Close()
 }
 

@@ -1,0 +1,124 @@
+package app
+
+import (
+	"context"
+	"errors"
+)
+
+// The scheduler's background work: the searches of game reviews and of the
+// analysis board, one position at a time.
+//
+// A background search takes a thinker only when no AI turn can: dispatch
+// starts the queued AI turns first and hands the free thinkers left to the
+// background searches waiting, oldest first, and background searches hold
+// at most a client's share of the thinkers (half of them, at least one).
+// A position's search is short (some milliseconds to a few hundred at the
+// review's limits), and a review queues again behind the others after each
+// position, so the reviews share their thinkers round-robin, and an AI turn
+// arriving while background searches hold thinkers waits at most for one
+// of them to end — far within its wait (MaxWait) before a quick worker
+// takes it.
+
+// errSchedulerClosed is the answer to a background search asked of a
+// closed scheduler.
+var errSchedulerClosed = errors.New("the AI is shutting down")
+
+// background is the scheduler's queue of background searches; the
+// scheduler's mu guards it.
+type background struct {
+	waiting []*bgWaiter // oldest first
+	busy    int         // background searches holding thinkers
+	free    []int       // the slots not held (made on first use)
+	made    bool
+}
+
+// bgWaiter is one background search waiting for a thinker: it receives
+// the slot it is given on got (buffered), or got is closed if the
+// scheduler closes.
+type bgWaiter struct {
+	got chan int
+}
+
+// bgSlots is how many background searches run at once.
+func (sc *scheduler) bgSlots() int { return sc.share }
+
+// acquire waits for a thinker for one background search, after the queued
+// AI turns, and returns the slot it holds (0 to bgSlots-1: each slot is
+// used by one search at a time) and the function that gives it back,
+// which must be called once. It fails when ctx ends or the scheduler
+// closes first.
+func (sc *scheduler) acquire(ctx context.Context) (int, func(), error) {
+	w := &bgWaiter{got: make(chan int, 1)}
+	sc.mu.Lock()
+	if sc.closed {
+		sc.mu.Unlock()
+		return 0, nil, errSchedulerClosed
+	}
+	sc.bg.waiting = append(sc.bg.waiting, w)
+	sc.dispatch()
+	sc.mu.Unlock()
+	select {
+	case slot, ok := <-w.got:
+		if !ok {
+			return 0, nil, errSchedulerClosed
+		}
+		return slot, func() { sc.releaseSlot(slot) }, nil
+	case <-ctx.Done():
+		sc.mu.Lock()
+		for i, q := range sc.bg.waiting {
+			if q == w {
+				sc.bg.waiting = append(sc.bg.waiting[:i], sc.bg.waiting[i+1:]...)
+				sc.mu.Unlock()
+				return 0, nil, ctx.Err()
+			}
+		}
+		sc.mu.Unlock()
+		// Given a slot meanwhile (or closed): give it back.
+		if slot, ok := <-w.got; ok {
+			sc.releaseSlot(slot)
+		}
+		return 0, nil, ctx.Err()
+	}
+}
+
+// releaseSlot gives back a background search's thinker.
+func (sc *scheduler) releaseSlot(slot int) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.busy--
+	sc.bg.busy--
+	sc.bg.free = append(sc.bg.free, slot)
+	if !sc.closed {
+		sc.dispatch()
+	}
+}
+
+// dispatchBackground hands the thinkers no AI turn took to the background
+// searches waiting, within their share. Call it with mu held, after the
+// AI turns are dispatched.
+func (sc *scheduler) dispatchBackground() {
+	if !sc.bg.made {
+		sc.bg.made = true
+		for i := range sc.bgSlots() {
+			sc.bg.free = append(sc.bg.free, i)
+		}
+	}
+	for len(sc.bg.waiting) > 0 && sc.busy < sc.thinkers && sc.bg.busy < sc.bgSlots() && len(sc.bg.free) > 0 {
+		w := sc.bg.waiting[0]
+		sc.bg.waiting = sc.bg.waiting[1:]
+		slot := sc.bg.free[len(sc.bg.free)-1]
+		sc.bg.free = sc.bg.free[:len(sc.bg.free)-1]
+		sc.busy++
+		sc.bg.busy++
+		w.got <- slot // never blocks: got holds one
+	}
+}
+
+// closeBackground wakes the background searches waiting, with no slot.
+// Call it with mu held.
+func (sc *scheduler) closeBackground() {
+	for _, w := range sc.bg.waiting {
+		close(w.got)
+	}
+	sc.bg.waiting = nil
+}
