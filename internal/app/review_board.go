@@ -46,7 +46,16 @@ type BoardView struct {
 	View    *GameView   `json:"view"`   // the state after the actions (its legal actions, the decision due)
 	Events  []EventView `json:"events"` // the last action's, for animation
 	Actions []string    `json:"actions"`
+	By      string      `json:"by"`       // the side of the last action ("" with none)
+	TurnEnd bool        `json:"turn_end"` // a turn starts here, or the game is over
+	Steps   []BoardStep `json:"steps"`    // each action's side and whether it ended its turn
 	Eval    *BoardEval  `json:"eval,omitempty"`
+}
+
+// BoardStep is one action played on the analysis board.
+type BoardStep struct {
+	By      string `json:"by"`
+	TurnEnd bool   `json:"turn_end"`
 }
 
 // BoardEval is the evaluation of a state of the analysis board.
@@ -82,6 +91,7 @@ func (s *Service) Board(ctx context.Context, req BoardRequest) (*BoardView, erro
 	var evs []mancala.Event
 	var last mancala.Action
 	by := st.ToMove()
+	steps := make([]BoardStep, 0, len(req.Actions))
 	for i, text := range req.Actions {
 		a, err := mancala.ParseAction(text)
 		if err != nil {
@@ -96,18 +106,21 @@ func (s *Service) Board(ctx context.Context, req BoardRequest) (*BoardView, erro
 		}
 		last = a
 		since = append(since, a)
+		steps = append(steps, BoardStep{By: by.String(), TurnEnd: st.AtTurnStart() || st.IsOver()})
 		if st.AtTurnStart() || st.IsOver() {
 			turnStart, since = st.Clone(), since[:0]
 		}
 	}
 	v := &GameView{Turns: [][]string{}, Moves: []TurnView{}, Players: map[string]Player{}, Seated: map[string]bool{}}
 	positionView(v, st)
-	out := &BoardView{View: v, Events: []EventView{}, Actions: req.Actions}
+	out := &BoardView{View: v, Events: []EventView{}, Actions: req.Actions, Steps: steps}
 	if out.Actions == nil {
 		out.Actions = []string{}
 	}
+	out.TurnEnd = st.AtTurnStart() || st.IsOver()
 	if len(req.Actions) > 0 {
 		out.Events = eventViews(evs, last, by, 0)
+		out.By = by.String()
 	}
 	if !req.Evaluate {
 		return out, nil

@@ -22,6 +22,7 @@
 //	/join/{id}/{code}       join.html            an invite link: joins the game, then opens /game/{id}
 //	/replay/{id}            replay.html          replay of a stored game (?ply=N)
 //	/position               position.html        position viewer (?ruleset=...&pos=...)
+//	/analysis               analysis.html        analysis board and game review (?ruleset=...&pos=...&moves=..., or ?game=ID)
 //	/archive                archive.html         stored games, import and export
 //	/rules/tsoro            rules/tsoro.html     rules pages with a demo board
 //	/rules/nsolo            rules/nsolo.html
@@ -96,6 +97,7 @@ func Pages() []Page {
 		{Route: "/join/{id}/{code}", File: "join.html"},
 		{Route: "/replay/{id}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
+		{Route: "/analysis", File: "analysis.html"},
 		{Route: "/archive", File: "archive.html", Nav: "/archive"},
 		{Route: "/lab", File: "lab.html", Nav: "/lab"},
 		{Route: "/rules/tsoro", File: "rules/tsoro.html", Nav: "/rules/tsoro"},

@@ -6,6 +6,7 @@ import { ApiError, get, post } from "./http.js";
 import { LiveGame } from "./live.js";
 import { invite, localSeats, openCreated, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./storage.js";
 import { Board, SPEEDS } from "./board.js";
+import { reviewHref } from "./review.js";
 import { actionHole, countOf, describeEvents, familyOf, gameOf, ownerOf, plural, sideName } from "./geom.js";
 import { directionChoices, directionHint } from "./choro.js";
 import { describeLockstep, isLockstep } from "./lockstep.js";
@@ -461,6 +462,7 @@ class GamePage {
     box.append(...[
       h("div", { class: "grow" }, r.title, h("small", {}, r.detail + offer)),
       h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, "Replay"),
+      h("a", { class: "btn", id: "review-link", href: reviewHref(this.id) }, "Review this game"),
       seated ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? "Join the rematch" : "Rematch") : null,
       h("a", { class: "btn", href: "/" }, "New game"),
     ].filter(Boolean));

@@ -82,7 +82,8 @@ async function setup() {
   info.append(h("div", { class: "text" },
     v.status === "over" ? `Game over: ${v.result === "draw" ? "draw" : `${sideName(v.result)} wins`} (${v.reason}).` : `Legal: ${sortActions(v.legal || []).join(" ") || "none"}`,
     v.pending ? h("div", { class: "muted small" }, v.pending) : null),
-    v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, "Play from here"));
+    v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, "Play from here"),
+    h("a", { class: "btn", id: "analysis-link", href: `/analysis?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, "Analyse"));
 }
 
 setup();
