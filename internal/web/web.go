@@ -53,6 +53,17 @@
 // browser needs to compile engine.wasm; no page gets it. engine.wasm is sent
 // gzip-compressed to clients that accept it (see wasmbuild_test.go for how
 // it is built).
+//
+// # Languages
+//
+// Every text the pages show comes from the message catalogs of static/i18n
+// (package internal/i18n). Handler renders each shell once per catalog,
+// with the template function {{t "key" "name" value ...}}, and answers a
+// page in the language the language menu chose (the LangCookie cookie),
+// else the best of the request's Accept-Language, else English, with
+// Content-Language and Vary: Accept-Language, Cookie. Each page embeds its
+// language's catalog (<script type="application/json" id="i18n">) for the
+// scripts, which format their texts with js/i18n.js.
 package web
 
 import (
@@ -67,6 +78,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"matombo/internal/i18n"
 )
 
 //go:embed static
@@ -131,31 +144,49 @@ type Page struct {
 	Nav   string // the menu link marked as the current page; "" for none
 }
 
-// Menu lists the links of the top bar's main menu, in order.
+// Menu lists the links of the top bar's main menu, in order; each label is
+// a catalog key.
 func Menu() []Link {
 	return []Link{
-		{Href: "/", Label: "Play"},
-		{Href: "/archive", Label: "Archive"},
-		{Href: "/rules/tsoro", Label: "Tsoro"},
-		{Href: "/rules/nsolo", Label: "Nsolo"},
-		{Href: "/rules/choro", Label: "Choro"},
-		{Href: "/lab", Label: "Lab"},
-		{Href: "/leaderboard", Label: "Ratings"},
-		{Href: "/login", Label: "Log in"},
+		{Href: "/", Label: "nav.play"},
+		{Href: "/archive", Label: "nav.archive"},
+		{Href: "/rules/tsoro", Label: "nav.tsoro"},
+		{Href: "/rules/nsolo", Label: "nav.nsolo"},
+		{Href: "/rules/choro", Label: "nav.choro"},
+		{Href: "/lab", Label: "nav.lab"},
+		{Href: "/leaderboard", Label: "nav.ratings"},
+		{Href: "/login", Label: "nav.login"},
 	}
 }
 
-// Link is one link of the menu; Current marks the page it is shown on.
+// Link is one link of the menu: its label is a catalog key; Current marks
+// the page it is shown on.
 type Link struct {
 	Href, Label string
 	Current     bool
 }
 
 // PageData is what a shell is rendered with: the menu, the page's own link
-// (if it has one) marked as current.
+// (if it has one) marked as current, and the page's language.
 type PageData struct {
 	Menu []Link
+	// Lang is the tag of the language the shell is rendered in.
+	Lang string
+	// Languages are the catalogs' languages, for the language menu.
+	Languages []i18n.Meta
+	// I18n is what the pages' scripts format their texts with
+	// (static/js/i18n.js reads it from the page).
+	I18n ScriptCatalog
 }
+
+// ScriptCatalog is the catalog a page embeds for its scripts.
+type ScriptCatalog struct {
+	Lang     string         `json:"lang"`
+	Messages map[string]any `json:"messages"`
+}
+
+// Catalogs returns the message catalogs of static/i18n.
+func Catalogs() (*i18n.Set, error) { return i18n.Load(FS, "i18n") }
 
 // notFound is the shell of every unknown path.
 const notFound = "notfound.html"
@@ -166,33 +197,64 @@ var parts = []string{"parts/topbar.html", "parts/footer.html"}
 // calls are the template calls every shell makes exactly once.
 var calls = []string{`{{template "topbar" .}}`, `{{template "footer" .}}`}
 
-// parseParts parses the shared parts into one template set.
-func parseParts() (*template.Template, error) {
-	return template.ParseFS(FS, parts...)
+// parseParts parses the shared parts into one template set, with the "t"
+// function of the source catalog (render sets each language's).
+func parseParts(cats *i18n.Set) (*template.Template, error) {
+	return template.New("").Funcs(funcs(cats.Source())).ParseFS(FS, parts...)
 }
 
-// Shell returns the HTML shell file rendered with its shared parts, its
-// menu link nav (if any) marked as the current page.
+// funcs are the template functions of a shell rendered in c's language:
+// {{t "key" "name" value ...}} formats a message (a key ending in "_html"
+// is trusted markup from the catalog, the rest are text).
+func funcs(c *i18n.Catalog) template.FuncMap {
+	return template.FuncMap{"t": func(key string, vars ...any) any {
+		text := c.T(key, vars...)
+		if strings.HasSuffix(key, "_html") {
+			return template.HTML(text) // #nosec: the catalogs are the project's own files
+		}
+		return text
+	}}
+}
+
+// Shell returns the HTML shell file rendered in English with its shared
+// parts, its menu link nav (if any) marked as the current page.
 func Shell(file, nav string) ([]byte, error) {
-	base, err := parseParts()
+	return ShellIn(i18n.Source, file, nav)
+}
+
+// ShellIn is Shell rendered in the language lang.
+func ShellIn(lang, file, nav string) ([]byte, error) {
+	cats, err := Catalogs()
 	if err != nil {
 		return nil, err
 	}
-	return render(base, file, nav)
+	c := cats.Get(lang)
+	if c == nil {
+		return nil, fmt.Errorf("web: no catalog for %q", lang)
+	}
+	base, err := parseParts(cats)
+	if err != nil {
+		return nil, err
+	}
+	return render(base, cats, c, file, nav)
 }
 
-// render parses the shell file on a copy of the parts and executes it.
-func render(base *template.Template, file, nav string) ([]byte, error) {
+// render parses the shell file on a copy of the parts and executes it in
+// the language of c.
+func render(base *template.Template, cats *i18n.Set, c *i18n.Catalog, file, nav string) ([]byte, error) {
 	src, err := fs.ReadFile(FS, file)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range calls {
-		if n := bytes.Count(src, []byte(c)); n != 1 {
-			return nil, fmt.Errorf("web: %s calls %s %d times, want exactly once", file, c, n)
+	for _, call := range calls {
+		if n := bytes.Count(src, []byte(call)); n != 1 {
+			return nil, fmt.Errorf("web: %s calls %s %d times, want exactly once", file, call, n)
 		}
 	}
-	data := PageData{Menu: Menu()}
+	data := PageData{Menu: Menu(), Lang: c.Lang(), I18n: ScriptCatalog{Lang: c.Lang(), Messages: c.Messages()}}
+	for _, other := range cats.All() {
+		data.Languages = append(data.Languages, other.Meta)
+	}
 	if nav != "" {
 		found := false
 		for i := range data.Menu {
@@ -208,6 +270,7 @@ func render(base *template.Template, file, nav string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	set.Funcs(funcs(c))
 	t, err := set.New(file).Parse(string(src))
 	if err != nil {
 		return nil, fmt.Errorf("web: %s: %w", file, err)
@@ -219,23 +282,51 @@ func render(base *template.Template, file, nav string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// shells renders every page's shell, and the not-found page's, once.
-func shells() map[string][]byte {
-	base, err := parseParts()
+// LangCookie is the cookie the language menu keeps its choice in.
+const LangCookie = "matombo_lang"
+
+// shellSet is every page's shell, and the not-found page's, rendered once
+// in each language.
+type shellSet struct {
+	cats  *i18n.Set
+	pages map[string]map[string][]byte // language, then shell file
+}
+
+// shells renders every shell in every language.
+func shells() shellSet {
+	cats, err := Catalogs()
+	if err != nil {
+		// The catalogs are embedded and checked by the tests: a broken
+		// one is a build defect, not a runtime condition.
+		panic(err)
+	}
+	base, err := parseParts(cats)
 	if err != nil {
 		panic(err)
 	}
-	out := map[string][]byte{}
-	for _, pg := range append(Pages(), Page{File: notFound}) {
-		data, err := render(base, pg.File, pg.Nav)
-		if err != nil {
-			// The shells are embedded and checked by the tests: a broken
-			// one is a build defect, not a runtime condition.
-			panic(err)
+	out := shellSet{cats: cats, pages: map[string]map[string][]byte{}}
+	for _, c := range cats.All() {
+		out.pages[c.Lang()] = map[string][]byte{}
+		for _, pg := range append(Pages(), Page{File: notFound}) {
+			data, err := render(base, cats, c, pg.File, pg.Nav)
+			if err != nil {
+				panic(err)
+			}
+			out.pages[c.Lang()][pg.File] = data
 		}
-		out[pg.File] = data
 	}
 	return out
+}
+
+// pick returns the language r is answered in and the shells of that
+// language: the language menu's cookie, else Accept-Language, else English.
+func (s shellSet) pick(r *http.Request) (string, map[string][]byte) {
+	chosen := ""
+	if ck, err := r.Cookie(LangCookie); err == nil {
+		chosen = ck.Value
+	}
+	lang := s.cats.Choose(chosen, r.Header.Get("Accept-Language")).Lang()
+	return lang, s.pages[lang]
 }
 
 // contentTypes maps the extensions of the embedded files to their types.
@@ -263,12 +354,16 @@ func ContentType(name string) string {
 // documentation for the routes).
 func Handler() http.Handler {
 	started := time.Now()
-	pages := shells()
+	set := shells()
 	page := func(file string, status int) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
+			lang, pages := set.pick(r)
+			w.Header().Set("Content-Language", lang)
+			w.Header().Add("Vary", "Accept-Language, Cookie")
 			serve(w, r, file, pages[file], status, started)
 		}
 	}
+	notFoundPage := page(notFound, http.StatusNotFound)
 	var gz compressed
 	mux := http.NewServeMux()
 	for route, name := range rootFiles {
@@ -293,12 +388,12 @@ func Handler() http.Handler {
 	mux.HandleFunc("GET /static/{name...}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
 		if name == "" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, ".html") {
-			serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
+			notFoundPage(w, r)
 			return
 		}
 		data, err := fs.ReadFile(FS, path.Clean(name))
 		if err != nil {
-			serve(w, r, notFound, pages[notFound], http.StatusNotFound, started)
+			notFoundPage(w, r)
 			return
 		}
 		name = path.Clean(name)
@@ -314,7 +409,7 @@ func Handler() http.Handler {
 		}
 		serve(w, r, name, data, http.StatusOK, started)
 	})
-	mux.HandleFunc("GET /", page(notFound, http.StatusNotFound))
+	mux.HandleFunc("GET /", notFoundPage)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")

@@ -3,6 +3,7 @@
 // action by action, and its rendering as a move list in record notation,
 // variations indented under the action they branch from.
 
+import { t } from "./i18n.js";
 import { h } from "./ui.js";
 
 /**
@@ -103,7 +104,7 @@ function numberOf(n, first) {
 export function renderTree(box, root, current, first, onPick) {
   box.textContent = "";
   if (!root.children.length) {
-    box.append(h("p", { class: "muted small" }, "No moves yet: play on the board."));
+    box.append(h("p", { class: "muted small" }, t("analysis.no_moves")));
     return;
   }
   const out = h("div", { class: "line" });
@@ -136,7 +137,7 @@ function renderLine(el, n, current, first, onPick, fresh) {
     const a = h("a", { href: "#", "data-path": n.path().join(","), onclick: (e) => { e.preventDefault(); onPick(node); } }, n.action);
     if (n === current) a.setAttribute("aria-current", "step");
     el.append(a);
-    if (n.mark) el.append(h("span", { class: `mark ${n.mark}`, title: n.mark }, MARKS[n.mark] || ""));
+    if (n.mark) el.append(h("span", { class: `mark ${n.mark}`, title: t(`review.judgement.${n.mark}`) }, MARKS[n.mark] || ""));
     const alts = n.parent ? n.parent.children.slice(1) : [];
     if (n.parent && n.parent.children[0] === n && alts.length) {
       for (const alt of alts) {

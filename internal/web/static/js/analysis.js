@@ -10,9 +10,10 @@
 import { get } from "./http.js";
 import { Board } from "./board.js";
 import { actionHole, sideName, sortActions } from "./geom.js";
-import { $, copyText, h } from "./ui.js";
+import { $, copyText, errorText, h } from "./ui.js";
+import { t } from "./i18n.js";
 import { MARKS, Node, renderTree } from "./analysis-tree.js";
-import { drawGraph, setBar } from "./analysis-graph.js";
+import { chanceText, drawGraph, setBar } from "./analysis-graph.js";
 import { Review } from "./review.js";
 
 class Analysis {
@@ -24,7 +25,7 @@ class Analysis {
     this.game = "";
     this.first = "S";
     this.review = null;
-    this.board = new Board($("#board"), { label: "Analysis board", onPick: (hole) => this.pickHole(hole) });
+    this.board = new Board($("#board"), { label: t("analysis.board"), onPick: (hole) => this.pickHole(hole) });
     $("#flip").addEventListener("change", (e) => this.board.setFlip(e.target.checked));
     $("#nav-first").addEventListener("click", () => this.go(this.root));
     $("#nav-prev").addEventListener("click", () => this.go(this.current.parent || this.current));
@@ -67,7 +68,7 @@ class Analysis {
     try {
       await this.fetchView(n);
     } catch (err) {
-      $("#error").textContent = err.message;
+      $("#error").textContent = errorText(err);
       if (!n.view && n.parent) {
         // An action the server refused: drop it.
         n.parent.children = n.parent.children.filter((c) => c !== n);
@@ -93,7 +94,7 @@ class Analysis {
       const res = await get(`/api/analysis?${this.query(n, true)}`);
       n.evaluation = res.eval;
     } catch (err) {
-      if (this.current === n) $("#eval-note").textContent = err.message;
+      if (this.current === n) $("#eval-note").textContent = errorText(err);
       return;
     }
     if (this.current === n) this.drawEval();
@@ -124,7 +125,7 @@ class Analysis {
     this.board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] }, holes, last);
     document.body.dataset.decision = v.decision;
     document.body.dataset.ply = String(n.depth());
-    $("#to-move").textContent = over ? "game over" : `${sideName(v.to_move)} to move${n.parent && !n.parent.turnEnd && n.turnEnd === false ? ", mid-turn" : ""}`;
+    $("#to-move").textContent = over ? t("position.over") : t(n.turnEnd ? "analysis.to_move" : "position.to_move_mid", { side: sideName(v.to_move) });
     this.drawPrompt();
     renderTree($("#moves"), this.root, n, this.first, (m) => this.pick(m));
     this.drawGraph();
@@ -145,11 +146,11 @@ class Analysis {
     box.textContent = "";
     box.classList.remove("active");
     if (v.status === "over") {
-      box.append(h("div", { class: "text" }, `Game over: ${v.result === "draw" ? "draw" : `${sideName(v.result)} wins`} (${v.reason}).`));
+      box.append(h("div", { class: "text" }, t("position.game_over", { result: v.result === "draw" ? t("result.draw") : t("result.side_wins", { side: sideName(v.result) }), reason: v.reason })));
       return;
     }
     const other = (v.legal || []).filter((a) => !actionHole(a).hole);
-    box.append(h("div", { class: "text" }, v.pending || `${sideName(v.to_move)} to play: pick a highlighted hole.`));
+    box.append(h("div", { class: "text" }, v.pending || t("analysis.pick", { side: sideName(v.to_move) })));
     for (const a of sortActions(other)) box.append(h("button", { type: "button", class: "btn small", onclick: () => this.play(a) }, a));
   }
 
@@ -160,18 +161,18 @@ class Analysis {
     top.textContent = "";
     $("#eval-note").textContent = "";
     if (!e) {
-      $("#eval-text").textContent = thinking ? "Thinking…" : $("#engine").checked ? "–" : "Evaluation off.";
+      $("#eval-text").textContent = thinking ? t("analysis.thinking") : $("#engine").checked ? "–" : t("analysis.eval.off");
       $("#eval-line").textContent = "";
       return;
     }
     const c = e.chance;
-    $("#eval-text").textContent = c.proven ? `${c.text} (the solver proves it)` : `South's winning chance: ${c.text}`;
-    $("#eval-line").textContent = e.line ? `${c.proven ? "Proving line" : "Best line"}: ${e.line}` : "";
-    for (const t of e.top || []) {
-      top.append(h("li", {}, h("button", { type: "button", onclick: () => this.play(t.action), title: `Play ${t.action}` },
-        h("b", {}, t.action), h("span", { class: "chance" }, t.chance.text), t.line.startsWith(t.action) ? t.line.slice(t.action.length) : t.line)));
+    $("#eval-text").textContent = c.proven ? t("analysis.eval.proven", { chance: chanceText(c) }) : t("analysis.eval.chance", { chance: chanceText(c) });
+    $("#eval-line").textContent = e.line ? t(c.proven ? "analysis.proving_line" : "analysis.best_line", { line: e.line }) : "";
+    for (const a of e.top || []) {
+      top.append(h("li", {}, h("button", { type: "button", onclick: () => this.play(a.action), title: t("analysis.play", { action: a.action }) },
+        h("b", {}, a.action), h("span", { class: "chance" }, chanceText(a.chance)), a.line.startsWith(a.action) ? a.line.slice(a.action.length) : a.line)));
     }
-    $("#eval-note").textContent = [e.note, `Search: ${e.limits}.`].filter(Boolean).join(" ");
+    $("#eval-note").textContent = [e.note, t("analysis.search", { limits: e.limits })].filter(Boolean).join(" ");
   }
 
   /** points are the graph's: the root and each turn's end on the current line. */
@@ -180,7 +181,7 @@ class Analysis {
     for (const n of this.current.line()) {
       if (n.parent && !n.turnEnd) continue;
       const chance = n.evaluation ? n.evaluation.chance : n.reviewChance || null;
-      pts.push({ node: n, chance, mark: n.mark, label: n.parent ? n.action : "start" });
+      pts.push({ node: n, chance, mark: n.mark, label: n.parent ? n.action : t("analysis.start") });
     }
     let cur = this.current;
     while (cur.parent && !cur.turnEnd) cur = cur.parent;
@@ -203,8 +204,8 @@ class Analysis {
       const box = $("#prompt");
       box.textContent = "";
       box.classList.add("active");
-      box.append(h("div", { class: "text" }, h("b", {}, `Sow ${hole} anticlockwise, or clockwise to capture?`)),
-        ...sortActions(acts).map((a) => h("button", { type: "button", class: "btn small", onclick: () => this.play(a) }, a.endsWith("cw") ? "Clockwise" : "Anticlockwise")));
+      box.append(h("div", { class: "text" }, h("b", {}, t("game.prompt.direction", { hole }))),
+        ...sortActions(acts).map((a) => h("button", { type: "button", class: "btn small", onclick: () => this.play(a) }, t(a.endsWith("cw") ? "game.btn.cw" : "game.btn.acw"))));
     }
   }
 
@@ -287,10 +288,10 @@ class Analysis {
   }
 
   title(v) {
-    const t = v.ruleset_title || v.ruleset.split(" ")[0];
-    $("#title").textContent = `Analysis · ${t}`;
+    const name = v.ruleset_title || v.ruleset.split(" ")[0];
+    $("#title").textContent = t("analysis.title", { title: name });
     $("#ruleset").textContent = v.ruleset;
-    document.title = `Analysis · ${t} · matombo`;
+    document.title = `${t("analysis.title", { title: name })} · matombo`;
   }
 
   async setup() {
@@ -304,8 +305,8 @@ class Analysis {
       }
       await this.fetchView(this.root);
     } catch (err) {
-      $("#title").textContent = "Analysis: not found";
-      $("#error").textContent = err.message;
+      $("#title").textContent = t("analysis.not_found");
+      $("#error").textContent = errorText(err);
       return;
     }
     this.first = this.root.view.to_move;

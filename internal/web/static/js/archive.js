@@ -3,7 +3,8 @@
 
 import { get, request } from "./http.js";
 import { importPath, offerReading } from "./reading.js";
-import { $, h, playerText, resultText, when } from "./ui.js";
+import { $, errorText, h, playerText, resultText, when } from "./ui.js";
+import { t } from "./i18n.js";
 
 let status = "";
 let oldest = ""; // the updated time and id of the last game listed: the next page's cursor
@@ -15,14 +16,14 @@ function row(g) {
   const live = !over && g.mode !== "imported";
   return h("tr", {},
     h("td", {}, h("b", {}, g.ruleset_title || g.ruleset), h("div", { class: "small muted mono" }, g.ruleset)),
-    h("td", {}, `${playerText(g.players && g.players.S)} – ${playerText(g.players && g.players.N)}`),
-    h("td", {}, over ? resultText(g.result, g.reason).title : live ? "in progress" : "unfinished record"),
+    h("td", {}, t("archive.players", { south: playerText(g.players && g.players.S), north: playerText(g.players && g.players.N) })),
+    h("td", {}, over ? resultText(g.result, g.reason).title : live ? t("archive.in_progress") : t("archive.unfinished")),
     h("td", { class: "hide-phone" }, String(g.turns ?? "")),
     h("td", { class: "hide-phone small" }, when(g.updated || g.created)),
     h("td", {},
-      h("a", { class: "btn small", href: `/replay/${id}` }, "Replay"),
-      live ? h("a", { class: "btn small", href: `/game/${id}` }, "Watch") : null,
-      h("a", { class: "btn small", href: `/api/games/${id}/record`, download: `matombo-${g.id}.txt` }, "Record")));
+      h("a", { class: "btn small", href: `/replay/${id}` }, t("game.btn.replay")),
+      live ? h("a", { class: "btn small", href: `/game/${id}` }, t("archive.watch")) : null,
+      h("a", { class: "btn small", href: `/api/games/${id}/record`, download: `matombo-${g.id}.txt` }, t("archive.record"))));
 }
 
 async function load(more = false) {
@@ -40,7 +41,7 @@ async function load(more = false) {
     const games = res.games || [];
     if (!more) body.textContent = "";
     games.forEach((g) => body.appendChild(row(g)));
-    if (!more && !games.length) body.appendChild(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No games yet.")));
+    if (!more && !games.length) body.appendChild(h("tr", {}, h("td", { colspan: 6, class: "muted" }, t("offline.sync.none"))));
     if (games.length) {
       const last = games[games.length - 1];
       oldest = last.updated || last.created || "";
@@ -48,7 +49,7 @@ async function load(more = false) {
     }
     $("#more").classList.toggle("hidden", games.length < 30);
   } catch (ex) {
-    err.textContent = ex.message;
+    err.textContent = errorText(ex);
   }
 }
 
@@ -58,7 +59,7 @@ async function importRecord(e) {
   $("#import-error").textContent = "";
   $("#import-done").textContent = "";
   if (!text) {
-    $("#import-error").textContent = "Paste a record or choose a file first.";
+    $("#import-error").textContent = t("archive.import.empty");
     return;
   }
   await sendRecord(text);
@@ -70,11 +71,11 @@ async function sendRecord(text, ruleset = "") {
   $("#import-error").textContent = "";
   try {
     const res = await request("POST", importPath(ruleset), { body: text, text: true });
-    const link = h("a", { href: `/replay/${encodeURIComponent(res.id)}` }, "open its replay");
-    $("#import-done").append(ruleset ? `Imported as ${ruleset}: ` : "Imported: ", link, ".");
+    const link = h("a", { href: `/replay/${encodeURIComponent(res.id)}` }, t("archive.import.open_replay"));
+    $("#import-done").append(ruleset ? t("archive.import.done_as", { ruleset }) : t("archive.import.done"), " ", link);
     load();
   } catch (ex) {
-    $("#import-error").textContent = ex.message;
+    $("#import-error").textContent = errorText(ex);
     offerReading($("#import-error"), ex, (rs) => sendRecord(text, rs));
   }
 }

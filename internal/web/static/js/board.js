@@ -16,7 +16,8 @@
 // Hole names, counts and keyboard arrows follow the drawn layout: an arrow
 // moves to the nearest legal hole on the screen in its direction.
 
-import { cloneBoard, countOf, parseHole, plural, sowPath } from "./geom.js";
+import { cloneBoard, countOf, parseHole, sowPath, stones } from "./geom.js";
+import { t } from "./i18n.js";
 import { animateLockstep, isLockstep } from "./lockstep.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -89,7 +90,7 @@ export class Board {
     this.host = host;
     this.onPick = opts.onPick || null;
     this.onRefuse = opts.onRefuse || null; // a hole that is not legal was chosen
-    this.label = opts.label || "Board";
+    this.label = opts.label || t("board.label");
     this.flipped = false;
     this.board = null; // {size, rows, heads}
     this.legal = new Set();
@@ -296,11 +297,11 @@ export class Board {
     h.g.classList.toggle("last-to", !!this.last && this.last.to === name);
     h.count.textContent = String(n);
     h.count.classList.toggle("zero", n === 0);
-    const parts = [name, plural(n, "stone")];
-    if (head) parts.push("head");
-    if (special) parts.push("special hole");
-    if (legal) parts.push("legal");
-    h.g.setAttribute("aria-label", parts.join(", "));
+    const parts = [name, stones(n)];
+    if (head) parts.push(t("board.head"));
+    if (special) parts.push(t("board.special"));
+    if (legal) parts.push(t("board.legal"));
+    h.g.setAttribute("aria-label", parts.join(t("common.comma")));
     h.g.setAttribute("aria-disabled", legal ? "false" : "true");
     const drawn = Math.min(n, MAX_DRAWN);
     const have = h.stones.childNodes.length;

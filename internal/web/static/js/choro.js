@@ -6,31 +6,26 @@
 // names them.
 
 import { actionHole } from "./geom.js";
+import { t } from "./i18n.js";
 
 /** OPTION_WORDS labels Choro's options in the new-game form, Driberg's readings first. */
 export const OPTION_WORDS = {
-  opening: {
-    label: "Opening",
-    help: "How the first turn is played. At the same time (Driberg): both choose an outer hole without seeing the other's, then both openings are sown together. One after the other (the Digital Ludeme Project): South opens, then North.",
-    values: {
-      simultaneous: "at the same time (Driberg)",
-      sequential: "one after the other (DLP)",
-    },
-  },
-  cw: {
-    label: "Clockwise",
-    help: "When a special hole may sow clockwise (always only to capture). Driberg: to start a turn, and again after a capture; a turn that began clockwise may go on clockwise, otherwise once. DLP: any lap from a special hole that would capture.",
-    values: {
-      first: "Driberg: after captures, mainly in a turn begun clockwise",
-      any: "DLP: any lap that would capture",
-    },
-  },
-  leave: {
-    label: "Leave the stones",
-    help: "Driberg: after a clockwise capture you may leave the captured stones and sow your other special hole clockwise instead; then any hole of yours may be sown instead. The DLP has no such choice.",
-    values: { yes: "yes (Driberg)", no: "no (DLP)" },
-  },
+  opening: { values: ["simultaneous", "sequential"] },
+  cw: { values: ["first", "any"] },
+  leave: { values: ["yes", "no"] },
 };
+
+/**
+ * optionWords returns Choro's option key in words from the catalog
+ * (choro.opt.<key>.label, .help, .<value>), or null for another key.
+ */
+export function optionWords(key) {
+  const o = OPTION_WORDS[key];
+  if (!o) return null;
+  const values = {};
+  for (const v of o.values) values[v] = t(`choro.opt.${key}.${v}`);
+  return { label: t(`choro.opt.${key}.label`), help: t(`choro.opt.${key}.help`), values };
+}
 
 /**
  * directionChoices names the actions of a Choro mid-turn decision for the
@@ -43,31 +38,32 @@ export function directionChoices(legal, pending) {
   const choices = [];
   const others = [];
   const parts = [];
-  if (x) choices.push({ action: x, label: `Sow ${x} anticlockwise`, key: "Enter" });
+  if (x) choices.push({ action: x, label: t("choro.sow_acw", { hole: x }), hint: t("choro.hint.sow_acw", { hole: x }), key: "Enter" });
   for (const a of legal) {
     const { hole, kind } = actionHole(a);
     if (a === x) continue;
     if (kind === "cw" && hole === x) {
-      choices.push({ action: a, label: `Sow ${x} clockwise`, key: "C" });
-      parts.push("clockwise to capture");
+      choices.push({ action: a, label: t("choro.sow_cw", { hole: x }), hint: t("choro.hint.sow_cw", { hole: x }), key: "C" });
+      parts.push(t("choro.part.cw_capture"));
     } else if (kind === "cw") {
-      const label = x ? `Leave the stones in ${x}, sow ${hole} clockwise` : `Sow ${hole} clockwise`;
-      choices.push({ action: a, label, key: "L" });
-      parts.push(x ? `leave the stones in ${x} and sow ${hole} clockwise` : `sow ${hole} clockwise`);
+      const label = x ? t("choro.leave_sow_cw", { hole: x, other: hole }) : t("choro.sow_cw", { hole });
+      const hint = x ? t("choro.hint.leave_sow_cw", { hole: x, other: hole }) : t("choro.hint.sow_cw", { hole });
+      choices.push({ action: a, label, hint, key: "L" });
+      parts.push(x ? t("choro.part.leave", { hole: x, other: hole }) : t("choro.part.sow_cw", { hole }));
     } else if (kind === "hole") {
       others.push(a);
     }
   }
   if (others.length) {
-    for (const a of others) choices.push({ action: a, label: `Sow ${a} instead`, key: null, other: true });
-    parts.push("sow another hole of yours anticlockwise instead");
+    for (const a of others) choices.push({ action: a, label: t("choro.sow_instead", { hole: a }), hint: t("choro.hint.sow_instead", { hole: a }), key: null, other: true });
+    parts.push(t("choro.part.other"));
   }
   let text;
+  const or = t("choro.or");
   if (x) {
-    text = `The next lap starts from ${x}. Sow ${x} anticlockwise`;
-    text += parts.length ? `, or ${parts.join(", or ")}?` : ".";
+    text = parts.length ? t("choro.next_lap_or", { hole: x, choices: parts.join(or) }) : t("choro.next_lap", { hole: x });
   } else {
-    text = `Choose how the turn goes on: ${parts.join(", or ")}.`;
+    text = t("choro.how_on", { choices: parts.join(or) });
   }
   return { hole: x, text, choices };
 }
@@ -76,5 +72,5 @@ export function directionChoices(legal, pending) {
 export function directionHint(legal, pending, action) {
   const { choices } = directionChoices(legal, pending);
   const c = choices.find((x) => x.action === action);
-  return c ? c.label.replace(/^./, (ch) => ch.toLowerCase()) : action;
+  return c ? c.hint : action;
 }

@@ -6,13 +6,14 @@ import { ApiError, get, post } from "./http.js";
 import { LiveGame } from "./live.js";
 import { invite, localSeats, openCreated, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./storage.js";
 import { Board, SPEEDS } from "./board.js";
-import { reviewHref } from "./review.js";
-import { actionHole, countOf, describeEvents, familyOf, gameOf, ownerOf, plural, sideName } from "./geom.js";
+import { actionHole, countOf, describeEvents, familyOf, gameOf, ownerOf, sideName, stones as stonesText } from "./geom.js";
 import { directionChoices, directionHint } from "./choro.js";
 import { describeLockstep, isLockstep } from "./lockstep.js";
 import { renderMoves } from "./movelist.js";
 import { PassScreen, emptyText, openingInfo, openingMoves, openingPrompt } from "./opening.js";
-import { $, copyText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
+import { $, copyText, errorText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
+import { t } from "./i18n.js";
+import { reviewHref } from "./review.js";
 
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -28,7 +29,7 @@ class GamePage {
     this.poller = null;
     this.takeToken();
     this.local = localSeats(id);
-    this.board = new Board($("#board"), { label: "Game board", onPick: (hole) => this.pickHole(hole), onRefuse: (hole) => this.refuse(hole) });
+    this.board = new Board($("#board"), { label: t("game.board"), onPick: (hole) => this.pickHole(hole), onRefuse: (hole) => this.refuse(hole) });
     // Choro's simultaneous opening on one device: North says it holds the
     // device (at the ply of South's choice) before the board shows again.
     this.pass = new PassScreen($(".board-wrap"), () => this.passReady());
@@ -77,14 +78,14 @@ class GamePage {
       this.firstView(view);
     } catch (err) {
       // No game, no connection to show: the badges go.
-      $("#title").textContent = err instanceof ApiError && err.status === 404 ? "Game not found" : "The game cannot be shown";
+      $("#title").textContent = err instanceof ApiError && err.status === 404 ? t("game.not_found") : t("game.cannot_show");
       document.title = `${$("#title").textContent} · matombo`;
       $("#conn").classList.add("hidden");
       $("#mode").classList.add("hidden");
       document.querySelectorAll(".board-tools, .game aside").forEach((e) => e.classList.add("hidden"));
       const box = $("#prompt");
       fail(box, err);
-      box.append(" ", h("a", { href: "/archive" }, "Look in the archive"), " or ", h("a", { href: "/" }, "start a game"), ".");
+      box.append(" ", h("a", { href: "/archive" }, t("game.look_archive")), " ", h("a", { href: "/" }, t("game.start_game")));
       return;
     }
     // Nobody plays an imported record: nothing comes live, so no socket.
@@ -124,14 +125,14 @@ class GamePage {
       // the hello named; they are shown if the board is still there.
       this.enqueue(msg.game, msg.events || [], false, msg.type === "state" ? msg.since ?? -1 : undefined);
     } else if (msg.type === "error") {
-      toast(msg.error || "server error");
+      toast(msg.error ? errorText({ code: msg.code || "server", message: msg.error }) : t("error.unknown"));
     }
   }
 
   connStatus(s) {
     const b = $("#conn");
     b.className = `badge conn ${s === "live" ? "live" : s === "offline" ? "offline" : ""}`;
-    b.textContent = s === "live" ? "live" : s === "offline" ? "reconnecting…" : "connecting…";
+    b.textContent = s === "live" ? t("game.conn.live") : s === "offline" ? t("game.conn.reconnecting") : t("game.conn.connecting");
     // Without a socket, poll the game (which also wakes an idle AI) until it is back.
     clearInterval(this.poller);
     this.poller = null;
@@ -195,7 +196,7 @@ class GamePage {
       if (g && g.action === e.action && g.by === e.by) g.events.push(e);
       else groups.push({ action: e.action, by: e.by, events: [e] });
     }
-    this.announce(groups.map((g) => (g.both ? `Both openings: ${describeLockstep(this.view, g.events)}.` : `${sideName(g.by)} ${g.action || ""}: ${describeEvents(g.events)}.`)).join(" "));
+    this.announce(groups.map((g) => (g.both ? t("game.both_openings", { events: describeLockstep(this.view, g.events) }) : t("player.action", { side: sideName(g.by), action: g.action || "", events: describeEvents(g.events) }))).join(" "));
     this.lastEvents = events;
     const first = events.find((e) => e.kind === "sow");
     const lastSow = [...events].reverse().find((e) => e.kind === "sow");
@@ -248,7 +249,7 @@ class GamePage {
     renderMoves($("#moves"), turns, {
       first: view.first_to_move || "S",
       moves,
-      empty: op ? emptyText : undefined,
+      empty: op ? emptyText() : undefined,
       href: op ? null : (i) => `/replay/${encodeURIComponent(this.id)}?ply=${turns.slice(0, i + 1).reduce((n, t) => n + t.length, 0)}`,
     });
     this.drawSeats();
@@ -289,22 +290,22 @@ class GamePage {
       }
       const button = document.querySelector(`#prompt button[data-action="${res.action}"]`);
       if (button) button.classList.add("hinted");
-      const text = `Hint (level ${res.level}): ${v.decision === "direction" ? directionHint(v.legal || [], v.pending_hole, res.action) : hintWords(v.decision, res.action)}.`;
+      const text = t("game.hint.line", { level: res.level, words: v.decision === "direction" ? directionHint(v.legal || [], v.pending_hole, res.action) : hintWords(v.decision, res.action) });
       const box = $("#prompt");
       box.querySelector(".hint-line")?.remove();
       box.querySelector(".text")?.append(h("div", { class: "hint-line" }, text));
       this.announce(text);
     } catch (err) {
-      toast(err.message);
+      toast(errorText(err));
     } finally {
       btn.disabled = !this.canAct(this.view);
     }
   }
 
   lastFromTurns(view) {
-    const t = view.turns || [];
-    if (!t.length) return null;
-    const a = actionHole(t[t.length - 1][0]);
+    const turns = view.turns || [];
+    if (!turns.length) return null;
+    const a = actionHole(turns[turns.length - 1][0]);
     return a.hole ? { from: a.hole, to: null } : null;
   }
 
@@ -312,16 +313,16 @@ class GamePage {
     const v = this.view;
     const mode = $("#mode");
     if (this.local) {
-      mode.textContent = "two players, one device";
+      mode.textContent = t("game.mode.local");
       mode.className = "badge";
     } else if (v.mode === "imported") {
-      mode.textContent = "imported record";
+      mode.textContent = t("game.mode.imported");
       mode.className = "badge watching";
     } else if (!v.you) {
-      mode.textContent = "watching";
+      mode.textContent = t("game.mode.watching");
       mode.className = "badge watching";
     } else {
-      mode.textContent = `you play ${sideName(v.you)}`;
+      mode.textContent = t("game.mode.you_play", { side: sideName(v.you) });
       mode.className = "badge";
     }
   }
@@ -335,7 +336,7 @@ class GamePage {
       const you = !this.local && v.you === side;
       // A friend's seat nobody has taken yet is open, not a "Player".
       const open = v.mode === "friend" && !(v.seated || {})[side];
-      const who = you ? "You" : open ? "waiting for a player" : playerText(p);
+      const who = you ? t("game.seat.you") : open ? t("game.seat.waiting") : playerText(p);
       const stones = (v.stones || {})[side] ?? 0;
       box.className = `seat${v.status === "playing" && v.to_move === side ? " to-move" : ""}`;
       box.textContent = "";
@@ -343,9 +344,10 @@ class GamePage {
         h("span", { class: "dot", "aria-hidden": "true" }),
         h("span", { class: "name" }, sideName(side)),
         h("span", { class: "muted" }, who),
-        h("span", { class: "count", title: "stones on this side" }, plural(stones, "stone")),
+        h("span", { class: "count", title: t("game.seat.stones_title") }, stonesText(stones)),
       );
-      box.setAttribute("aria-label", `${sideName(side)}, ${you ? "you" : who}, ${plural(stones, "stone")}${v.to_move === side && v.status === "playing" ? ", to move" : ""}`);
+      const label = t("game.seat.label", { side: sideName(side), who: you ? t("game.seat.you_lower") : who, stones: stonesText(stones) });
+      box.setAttribute("aria-label", v.to_move === side && v.status === "playing" ? t("game.seat.label_to_move", { label }) : label);
     };
     seat(flipped ? "S" : "N", $("#seat-top"));
     seat(flipped ? "N" : "S", $("#seat-bottom"));
@@ -376,9 +378,9 @@ class GamePage {
     const moverP = (v.players || {})[v.to_move];
     if (v.mode === "imported") {
       // Nobody plays an imported record here; a new game may go on from it.
-      box.append(h("div", { class: "text" }, "An imported record, without a result: nobody plays it here. ",
-        h("a", { href: `/replay/${encodeURIComponent(this.id)}?ply=${v.ply}` }, "Replay it"),
-        " and use Play from here to go on from its end."));
+      box.append(h("div", { class: "text" }, t("game.imported.text"), " ",
+        h("a", { href: `/replay/${encodeURIComponent(this.id)}?ply=${v.ply}` }, t("game.imported.replay")),
+        " ", t("game.imported.go_on")));
       return;
     }
     const op = openingInfo(v);
@@ -389,35 +391,35 @@ class GamePage {
       return;
     }
     if (!this.canAct(v)) {
-      let text = `${mover} to move.`;
-      if (moverP && moverP.kind === "ai") text = `${mover} (${playerText(moverP)}) is thinking…`;
-      else if (v.mode === "friend" && !(v.seated || {})[v.to_move]) text = `${mover}'s seat is open: waiting for a player to join.`;
-      else if (v.you) text = `Waiting for ${mover}…`;
+      let text = t("game.prompt.to_move", { side: mover });
+      if (moverP && moverP.kind === "ai") text = t("game.prompt.thinking", { side: mover, player: playerText(moverP) });
+      else if (v.mode === "friend" && !(v.seated || {})[v.to_move]) text = t("game.prompt.seat_open", { side: mover });
+      else if (v.you) text = t("game.prompt.waiting", { side: mover });
       box.append(h("div", { class: "text" }, text, v.pending ? h("div", { class: "muted small" }, v.pending) : null));
       return;
     }
     box.classList.add("active");
     const legal = v.legal || [];
     const opp = sideName(v.to_move === "S" ? "N" : "S");
-    const who = this.local ? `${mover}: ` : "";
+    const who = this.local ? t("game.prompt.who", { side: mover }) + " " : "";
     const buttons = [];
     let text;
     switch (v.decision) {
       case "setup":
-        text = `${who}Name a head: choose a hole of your outer row.`;
+        text = who + t("game.prompt.setup");
         break;
       case "head": {
         const head = legal.find((a) => a !== "stop");
-        text = `${who}Your last stone landed in your head ${head}. Relay from it, or stop here?`;
-        if (head) buttons.push(this.button(`Relay from ${head}`, head, "Enter"));
-        if (legal.includes("stop")) buttons.push(this.button("Stop", "stop", "S"));
+        text = who + t("game.prompt.head", { hole: head });
+        if (head) buttons.push(this.button(t("game.btn.relay", { hole: head }), head, "Enter"));
+        if (legal.includes("stop")) buttons.push(this.button(t("game.btn.stop"), "stop", "S"));
         break;
       }
       case "pick":
-        text = `${who}Capture! Take the whole contents of a hole on ${opp}'s side (bonus pick).`;
+        text = who + t("game.prompt.pick", { side: opp });
         break;
       case "remove":
-        text = `${who}Capture! Now remove stones from ${opp}'s side, one at a time: choose a hole.`;
+        text = who + t("game.prompt.remove", { side: opp });
         break;
       case "direction": {
         // Choro mid-turn: the pending hole either way, the leave switch, other holes.
@@ -431,9 +433,9 @@ class GamePage {
         break;
       }
       default: {
-        text = `${who}Your move: choose a highlighted hole to sow from.`;
-        if (legal.some((a) => a.endsWith("cw"))) text += " Special holes can also sow clockwise (C) when that captures.";
-        if (legal.includes("stop")) buttons.push(this.button("Stop", "stop", "S"));
+        text = who + t("game.prompt.move");
+        if (legal.some((a) => a.endsWith("cw"))) text += " " + t("game.prompt.move_cw");
+        if (legal.includes("stop")) buttons.push(this.button(t("game.btn.stop"), "stop", "S"));
       }
     }
     // A Choro mid-turn prompt already names every choice the server's pending line lists.
@@ -455,16 +457,16 @@ class GamePage {
     }
     const r = resultText(v.result, v.reason, this.local ? "" : v.you);
     box.classList.remove("hidden");
-    const offer = v.rematch && v.you && !this.local ? " A rematch has been started: join it with the sides swapped." : "";
+    const offer = v.rematch && v.you && !this.local ? " " + t("game.banner.rematch_started") : "";
     // Only a seated player has a rematch to offer; the others get the
     // replay and a new game of their own.
     const seated = !!(v.you || this.local);
     box.append(...[
       h("div", { class: "grow" }, r.title, h("small", {}, r.detail + offer)),
-      h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, "Replay"),
-      h("a", { class: "btn", id: "review-link", href: reviewHref(this.id) }, "Review this game"),
-      seated ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? "Join the rematch" : "Rematch") : null,
-      h("a", { class: "btn", href: "/" }, "New game"),
+      h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, t("game.btn.replay")),
+      h("a", { class: "btn", id: "review-link", href: reviewHref(this.id) }, t("review.start")),
+      seated ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? t("game.btn.join_rematch") : t("game.btn.rematch")) : null,
+      h("a", { class: "btn", href: "/" }, t("game.btn.new_game")),
     ].filter(Boolean));
     this.announce(`${r.title}. ${r.detail}`);
   }
@@ -480,8 +482,8 @@ class GamePage {
     const other = this.view.you === "N" ? "S" : "N";
     const joined = !!(this.view.seated || {})[other];
     $("#invite-text").textContent = joined
-      ? "Your opponent has joined: this link seats no one else. If they lost their seat, make a new link (this one stops working):"
-      : "Send this link to your opponent. The first to open it takes the other seat.";
+      ? t("game.invite.joined")
+      : t("game.invite.text");
     $("#new-invite").classList.toggle("hidden", !joined);
     const full = new URL(link, location.origin).href;
     const input = $("#invite-url");
@@ -514,8 +516,8 @@ class GamePage {
       box.textContent = "";
       box.classList.add("active");
       box.append(
-        h("div", { class: "text" }, h("b", {}, `Sow ${hole} anticlockwise, or clockwise to capture?`)),
-        ...acts.map((a) => this.button(a.endsWith("cw") ? "Clockwise" : "Anticlockwise", a, a.endsWith("cw") ? "C" : "Enter")),
+        h("div", { class: "text" }, h("b", {}, t("game.prompt.direction", { hole }))),
+        ...acts.map((a) => this.button(a.endsWith("cw") ? t("game.btn.cw") : t("game.btn.acw"), a, a.endsWith("cw") ? "C" : "Enter")),
       );
       box.querySelector("button").focus();
     }
@@ -590,20 +592,20 @@ class GamePage {
     const v = this.view;
     if (!v || this.hold || this.board.animating || this.pass.shown || !(v.legal || []).includes(action)) return;
     this.hold = true;
-    this.drawBusy(`${sideName(v.to_move)} plays ${action}…`);
+    this.drawBusy(t("game.plays", { side: sideName(v.to_move), actions: action }));
     const token = this.tokenFor(v.to_move);
     let res = null;
     try {
       res = await post(`/api/games/${encodeURIComponent(this.id)}/actions`, { action, ply: v.ply }, { token });
     } catch (err) {
       if (err instanceof ApiError && err.code === "conflict") {
-        toast("The game moved on; showing the latest position.");
+        toast(t("game.moved_on"));
         this.hold = false;
         this.drawPrompt();
         this.refetch();
         return;
       }
-      toast(err.message);
+      toast(errorText(err));
     }
     this.hold = false;
     if (res && res.game) this.enqueue(res.game, res.events, true);
@@ -615,14 +617,14 @@ class GamePage {
   }
 
   async resign() {
-    if (!window.confirm("Resign this game?")) return;
+    if (!window.confirm(t("game.confirm_resign"))) return;
     try {
       const side = this.local ? this.view.to_move : this.view.you;
       const res = await post(`/api/games/${encodeURIComponent(this.id)}/resign`, {}, { token: this.tokenFor(side) });
       if (res && res.game) this.enqueue(res.game, res.events);
       else this.refetch();
     } catch (err) {
-      toast(err.message);
+      toast(errorText(err));
     }
   }
 
@@ -633,9 +635,9 @@ class GamePage {
       const res = await post(`/api/games/${encodeURIComponent(this.id)}/invite`, {}, { token: this.tokenFor(this.view.you) });
       saveInvite(this.id, res.invite);
       this.drawInvite();
-      toast("A new invite link: send it to your opponent.");
+      toast(t("game.invite.new"));
     } catch (err) {
-      toast(err.message);
+      toast(errorText(err));
     }
   }
 
@@ -645,7 +647,7 @@ class GamePage {
       const res = await post(`/api/games/${encodeURIComponent(this.id)}/rematch`, {}, { token: this.tokenFor(side) });
       openCreated(res);
     } catch (err) {
-      toast(err.message);
+      toast(errorText(err));
     }
   }
 }
@@ -656,38 +658,38 @@ class GamePage {
  * decision, seated whether the viewer plays at all.
  */
 export function refusal(v, hole, mayAct, seated) {
-  if (v.status !== "playing") return "The game is over.";
+  if (v.status !== "playing") return t("refuse.over");
   const mover = sideName(v.to_move);
-  if (!mayAct) return seated ? `It is ${mover}'s turn.` : "You are watching: only the players move.";
+  if (!mayAct) return seated ? t("refuse.turn", { side: mover }) : t("refuse.watching");
   const n = countOf(v.board, hole);
   const mine = ownerOf(v, hole) === v.to_move;
   const opp = sideName(v.to_move === "S" ? "N" : "S");
   switch (v.decision) {
     case "setup":
-      if (!mine) return `${hole} is ${opp}'s hole: name a head in your own outer row.`;
-      return hole[0] === v.sides[v.to_move].outer ? `${hole} cannot be named a head now.` : `${hole} is not in your outer row: name a head there.`;
+      if (!mine) return t("refuse.setup_theirs", { hole, side: opp });
+      return hole[0] === v.sides[v.to_move].outer ? t("refuse.setup_not_now", { hole }) : t("refuse.setup_not_outer", { hole });
     case "pick":
     case "remove":
-      if (mine) return `${hole} is your own hole: take from ${opp}'s side.`;
-      return n === 0 ? `${hole} is empty.` : `${hole} cannot be taken now.`;
+      if (mine) return t("refuse.take_own", { hole, side: opp });
+      return n === 0 ? t("refuse.empty", { hole }) : t("refuse.take_not_now", { hole });
     case "head":
     case "direction":
-      return `First answer the question below: ${v.pending}.`;
+      return t("refuse.answer_first", { pending: v.pending });
   }
-  if (!mine) return `${hole} is ${opp}'s hole: sow from your own rows.`;
-  if (n === 0) return `${hole} is empty.`;
-  if (n === 1) return `${hole} holds a single stone: it cannot be sown now.`;
-  return `${hole} cannot be sown now: choose a highlighted hole.`;
+  if (!mine) return t("refuse.theirs", { hole, side: opp });
+  if (n === 0) return t("refuse.empty", { hole });
+  if (n === 1) return t("refuse.single", { hole });
+  return t("refuse.not_now", { hole });
 }
 
 /** keysHelp lists the keys of the game page that the game uses. */
 function keysHelp(family, mode, special) {
-  const keys = ["arrow keys move between the highlighted holes", "Enter plays"];
-  if (family === "tsoro") keys.push("S stops at a head");
-  if (special.length) keys.push("C sows clockwise from a special hole");
-  if (mode === "ai" || mode === "local") keys.push("H asks for a hint");
-  keys.push("Esc skips the animation");
-  return `${keys.join(", ")}.`;
+  const keys = [t("game.keys.arrows"), t("game.keys.enter")];
+  if (family === "tsoro") keys.push(t("game.keys.stop"));
+  if (special.length) keys.push(t("game.keys.cw"));
+  if (mode === "ai" || mode === "local") keys.push(t("game.keys.hint"));
+  keys.push(t("game.keys.esc"));
+  return t("game.keys.list", { keys: keys.join(t("common.comma")) });
 }
 
 /** playing says which actions an animation shows: "North plays d3, xa2…". */
@@ -699,7 +701,7 @@ function playing(events) {
       if (e.action && last.actions[last.actions.length - 1] !== e.action) last.actions.push(e.action);
     } else out.push({ by: e.by, actions: e.action ? [e.action] : [] });
   }
-  return out.map((g) => `${sideName(g.by)} plays ${g.actions.join(", ")}…`).join(" ");
+  return out.map((g) => t("game.plays", { side: sideName(g.by), actions: g.actions.join(", ") })).join(" ");
 }
 
 /** hintWords says a suggested action in words, for the decision it answers. */
@@ -707,20 +709,20 @@ function hintWords(decision, action) {
   const { hole, kind } = actionHole(action);
   switch (decision) {
     case "setup":
-      return `name ${hole} as a head`;
+      return t("game.hint.setup", { hole });
     case "head":
-      return kind === "stop" ? "stop at the head" : `relay from ${hole}`;
+      return kind === "stop" ? t("game.hint.stop_head") : t("game.hint.relay", { hole });
     case "pick":
-      return `take the stones of ${hole}`;
+      return t("game.hint.pick", { hole });
     case "remove":
-      return `remove a stone from ${hole}`;
+      return t("game.hint.remove", { hole });
     case "direction":
-      return kind === "cw" ? "sow clockwise" : "sow anticlockwise";
+      return kind === "cw" ? t("game.hint.cw") : t("game.hint.acw");
     case "opening":
-      return `open from ${hole}`;
+      return t("game.hint.open", { hole });
   }
-  if (kind === "stop") return "stop";
-  return kind === "cw" ? `sow ${hole} clockwise` : `sow ${hole}`;
+  if (kind === "stop") return t("game.hint.stop");
+  return kind === "cw" ? t("choro.hint.sow_cw", { hole }) : t("game.hint.sow", { hole });
 }
 
 function setup() {

@@ -4,6 +4,8 @@
 // (docs/API.md, "Rule facts"); the helpers here that need them take the view
 // (or any object with its special_holes and sides) as rules.
 
+import { t } from "./i18n.js";
+
 export const ROWS_TOP_DOWN = ["d", "c", "b", "a"];
 
 /** ownerOf returns the side ("S" or "N") whose loop holds hole, or "". */
@@ -45,16 +47,16 @@ export function sowPath(rules, from, stones, clockwise) {
  */
 export function parsePosition(text) {
   const parts = String(text).trim().split(/\s+/);
-  if (parts.length < 2) throw new Error("position: want rows and the side to move");
+  if (parts.length < 2) throw new TextError("position.error.parts");
   const rowTexts = parts[0].split("/");
-  if (rowTexts.length !== 4) throw new Error("position: want four rows separated by /");
+  if (rowTexts.length !== 4) throw new TextError("position.error.rows");
   const rows = {};
   const heads = [];
   let size = 0;
   rowTexts.forEach((rt, i) => {
     const row = ROWS_TOP_DOWN[i];
     const cells = rt.split(",");
-    if (size && cells.length !== size) throw new Error("position: rows differ in length");
+    if (size && cells.length !== size) throw new TextError("position.error.lengths");
     size = cells.length;
     rows[row] = cells.map((c, j) => {
       let t = c;
@@ -62,12 +64,12 @@ export function parsePosition(text) {
         heads.push(row + (j + 1));
         t = t.slice(0, -1);
       }
-      if (!/^[0-9]+$/.test(t)) throw new Error(`position: ${row}${j + 1} is not a count`);
+      if (!/^[0-9]+$/.test(t)) throw new TextError("position.error.count", { hole: row + (j + 1) });
       return Number(t);
     });
   });
   const toMove = parts[1];
-  if (toMove !== "S" && toMove !== "N") throw new Error("position: side to move must be S or N");
+  if (toMove !== "S" && toMove !== "N") throw new TextError("position.error.side");
   return { size, rows, heads, toMove, opening: parts.includes("opening") };
 }
 
@@ -102,7 +104,7 @@ export function actionHole(a) {
 
 /** sideName names a side in words. */
 export function sideName(p) {
-  return p === "S" ? "South" : p === "N" ? "North" : "";
+  return p === "S" ? t("side.S") : p === "N" ? t("side.N") : "";
 }
 
 /** gameOf returns the game name of a ruleset string ("tsoro size=8" -> "tsoro"). */
@@ -116,9 +118,21 @@ export function familyOf(game) {
   return "tsoro";
 }
 
-/** plural writes "1 stone" / "3 stones". */
-export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+/** stones writes "1 stone" / "3 stones" in the page's language. */
+export function stones(n) {
+  return t("common.stones", { count: n });
+}
+
+/**
+ * TextError is an error said by a catalog key and its placeholders (ui.js's
+ * errorText shows it in the page's language).
+ */
+export class TextError extends Error {
+  constructor(key, vars = {}) {
+    super(key);
+    this.key = key;
+    this.vars = vars;
+  }
 }
 
 /**
@@ -131,17 +145,17 @@ export function describeEvents(events) {
   for (const e of events) {
     if (e.kind === "sow") {
       laps++;
-      const dir = e.clockwise ? " clockwise" : "";
-      out.push(`${laps > 1 ? "relays: sows" : "sows"} ${plural(e.stones, "stone")} from ${e.from}${dir}, last in ${e.to}`);
+      const key = `events.${laps > 1 ? "relay" : "sow"}${e.clockwise ? "_cw" : ""}`;
+      out.push(t(key, { count: e.stones, from: e.from, to: e.to }));
     } else if (e.kind === "take") {
-      out.push(`takes ${plural(e.stones, "stone")} from ${e.from}`);
+      out.push(t("events.take", { count: e.stones, from: e.from }));
     } else if (e.kind === "move") {
-      out.push(`captures ${plural(e.stones, "stone")} from ${e.from} into ${e.to}`);
+      out.push(t("events.capture", { count: e.stones, from: e.from, to: e.to }));
     } else if (e.kind === "lap-limit") {
-      out.push(`stops at ${e.to}: the 1,000-lap limit`);
+      out.push(t("events.lap_limit", { to: e.to }));
     }
   }
-  return out.join("; ");
+  return out.join(t("common.list_sep"));
 }
 
 /**

@@ -3,68 +3,38 @@
 import { get, post } from "./http.js";
 import { openCreated, setting, saveSetting } from "./storage.js";
 import { Board } from "./board.js";
-import { OPTION_WORDS as CHORO_WORDS } from "./choro.js";
+import { optionWords as choroWords } from "./choro.js";
 import { familyOf, gameOf, sideName } from "./geom.js";
-import { $, h, playerText, resultText, when } from "./ui.js";
+import { $, errorText, h, playerText, resultText, when } from "./ui.js";
+import { t } from "./i18n.js";
 
-// Plain words for each option, by key, and for each value where it helps.
+// The options whose words the catalog carries (home.opt.<key>.label, .help,
+// .help.<family> for another game's help, .<value> for a value's words).
 const OPTION_WORDS = {
-  size: {
-    label: "Holes per row",
-    help: "How long each row is. Traditional Tsoro boards have 6, 8, 12, 15, 18 or 21 holes. Smaller boards give quicker games.",
-    // The help of another game than Tsoro, by the preset's family.
-    games: {
-      nsolo: "How long each row is: Nsolo boards have 8 holes a row or more; village games dug in the ground reach 36, played by teams. Smaller boards give quicker games.",
-      choro: "Choro is played on a board of 4×8 holes.",
-    },
-  },
-  heads: {
-    label: "Heads",
-    help: "Heads (misoro) are holes of your outer row where a lap may stop by your choice instead of relaying, to build a store.",
-    values: {
-      none: "none: no heads",
-      right2: "two rightmost holes of your outer row",
-      left2: "two leftmost holes of your outer row",
-      ends: "leftmost and rightmost (rightmost starts with 3)",
-      right1: "the single rightmost hole (starts with 3)",
-      choose: "each player names two before play",
-    },
-  },
-  bonus: {
-    label: "Bonus picks",
-    help: "After a capture you empty this many more of the opponent's holes, of your choice. Matthews saw games with 1 and with 3.",
-  },
-  outer: {
-    label: "Take the outer hole",
-    help: "Whether a capture also takes the opponent's outer hole behind the inner one (yes is Sanderson's reading).",
-    values: { no: "no: only the inner hole", yes: "yes: inner and then outer hole" },
-  },
-  extra: {
-    label: "Extra whole holes",
-    help: "0: after a capture you remove as many single stones as you captured. 1 to 3: instead you empty that many holes of your choice.",
-  },
+  size: { games: ["nsolo", "choro"], values: [] },
+  heads: { values: ["none", "right2", "left2", "ends", "right1", "choose"] },
+  bonus: { values: [] },
+  outer: { values: ["no", "yes"] },
+  extra: { values: [] },
 };
 
-const LEVELS = [
-  "",
-  "Level 1: the gentlest; good for learning the rules.",
-  "Level 2: still forgiving.",
-  "Level 3: a casual opponent.",
-  "Level 4: a fair challenge.",
-  "Level 5: a strong opponent.",
-  "Level 6: hard.",
-  "Level 7: very hard; it thinks longer.",
-  "Level 8: the strongest setting; it takes its time.",
-];
+// optionWords returns an option's words for a game family, from the catalog.
+function optionWords(key, family) {
+  const o = OPTION_WORDS[key];
+  if (!o) return null;
+  const values = {};
+  for (const v of o.values) values[v] = t(`home.opt.${key}.${v}`);
+  const help = (o.games || []).includes(family) ? t(`home.opt.${key}.help_${family}`) : t(`home.opt.${key}.help`);
+  return { label: t(`home.opt.${key}.label`), help, values };
+}
 
-// One line for each preset on its card; the server's description shows below.
-const SUMMARIES = {
-  tsoro: "Zimbabwe, 4×21. Heads, whole-column captures, bonus picks.",
-  "misoro-tsoro": "Tsoro on 4×8; each player names two heads first.",
-  "musoro-tsoro": "Tsoro on 4×8 with one head of three stones.",
-  nsolo: "Malawi and Zambia, 4×8 to 4×36. Capture, then remove as many.",
-  choro: "South Sudan, 4×8. Both open at once; captures are sown on; clockwise from special holes.",
-};
+// The presets whose one-line summary the catalog carries (home.summary.<ruleset>);
+// the server's description shows below.
+const SUMMARIES = ["tsoro", "misoro-tsoro", "musoro-tsoro", "nsolo", "choro"];
+
+// The games whose description the catalog carries (home.desc.<game>), in
+// place of the server's English one.
+const DESCRIBED = SUMMARIES;
 
 let presets = [];
 
@@ -103,7 +73,7 @@ function drawGames() {
     const id = `game-${p.ruleset}`;
     box.appendChild(h("label", { class: "choice", for: id },
       h("input", { type: "radio", name: "game", id, value: p.ruleset, checked: p.ruleset === last, onchange: drawOptions }),
-      h("span", {}, h("b", {}, p.title || p.ruleset), h("small", {}, SUMMARIES[p.ruleset] || shortDescription(p)))));
+      h("span", {}, h("b", {}, p.title || p.ruleset), h("small", {}, SUMMARIES.includes(p.ruleset) ? t(`home.summary.${p.ruleset}`) : shortDescription(p)))));
   });
   if (!document.querySelector('input[name="game"]:checked')) box.querySelector("input").checked = true;
 }
@@ -119,10 +89,10 @@ function drawOptions() {
   const box = $("#options");
   box.textContent = "";
   if (!p) return;
-  if (p.description) box.appendChild(h("p", { class: "small muted" }, p.description));
+  if (p.description) box.appendChild(h("p", { class: "small muted" }, DESCRIBED.includes(p.game) ? t(`home.desc.${p.game}`) : p.description));
   (p.options || []).forEach((o) => {
-    const words = (p.game === "choro" && CHORO_WORDS[o.key]) || OPTION_WORDS[o.key] || { label: o.key, help: o.allowed };
-    const help = (words.games && words.games[familyOf(gameOf(p.ruleset))]) || words.help;
+    const words = (p.game === "choro" && choroWords(o.key)) || optionWords(o.key, familyOf(gameOf(p.ruleset))) || { label: o.key, help: o.allowed };
+    const help = words.help;
     const id = `opt-${o.key}`;
     const values = allowedValues(o, p);
     const sel = h("select", { id, name: o.key, "data-default": o.default, "aria-describedby": `${id}-help`, onchange: showRuleset });
@@ -166,7 +136,7 @@ async function drawPreview(rs) {
   try {
     const v = await get(`/api/position?${new URLSearchParams({ ruleset: rs })}`);
     if (previewFor !== rs) return;
-    if (!preview) preview = new Board($("#preview"), { label: "Start position of the chosen rules" });
+    if (!preview) preview = new Board($("#preview"), { label: t("home.preview") });
     preview.setRules(v);
     preview.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
   } catch {
@@ -187,7 +157,7 @@ function drawOpponent() {
 function drawLevel() {
   const v = Number($("#level").value);
   $("#level-out").textContent = String(v);
-  $("#level-help").textContent = LEVELS[v] || "";
+  $("#level-help").textContent = v >= 1 && v <= 8 ? t(`home.level.${v}`) : "";
 }
 
 async function submit(e) {
@@ -213,15 +183,15 @@ async function submit(e) {
     const res = await post("/api/games", body);
     openCreated(res);
   } catch (ex) {
-    err.textContent = ex.message;
+    err.textContent = errorText(ex);
     btn.disabled = false;
   }
 }
 
 function gameItem(g, over) {
   const title = g.ruleset_title || g.ruleset;
-  const players = `${playerText(g.players && g.players.S)} vs ${playerText(g.players && g.players.N)}`;
-  const r = over ? resultText(g.result, g.reason).title : `${g.turns} turns`;
+  const players = t("home.vs", { south: playerText(g.players && g.players.S), north: playerText(g.players && g.players.N) });
+  const r = over ? resultText(g.result, g.reason).title : t("home.turns", { count: g.turns });
   return h("li", {}, h("a", { href: over ? `/replay/${encodeURIComponent(g.id)}` : `/game/${encodeURIComponent(g.id)}` },
     h("span", {}, h("b", {}, title), h("span", { class: "meta" }, ` · ${players}`)),
     h("span", { class: "meta" }, `${r} · ${when(g.updated || g.created)}`)));
@@ -234,11 +204,11 @@ async function drawLists() {
       const res = await get(`/api/games?status=${status}&limit=6`);
       box.textContent = "";
       const games = res.games || [];
-      if (!games.length) box.appendChild(h("li", { class: "muted small" }, status === "playing" ? "No game in progress." : "No finished game yet."));
+      if (!games.length) box.appendChild(h("li", { class: "muted small" }, status === "playing" ? t("home.none_playing") : t("home.none_finished")));
       games.forEach((g) => box.appendChild(gameItem(g, status === "over")));
     } catch (ex) {
       box.textContent = "";
-      box.appendChild(h("li", { class: "error small" }, ex.message));
+      box.appendChild(h("li", { class: "error small" }, errorText(ex)));
     }
   }
 }
@@ -251,7 +221,7 @@ async function drawFrom(ruleset, pos) {
   $("#rules-box").classList.add("hidden");
   $("#from-box").classList.remove("hidden");
   $("#from-ruleset").textContent = ruleset;
-  const words = { S: ["I play South", "You take South's side."], N: ["I play North", "You take North's side."] };
+  const words = { S: [t("home.from.play_south"), t("home.from.take_south")], N: [t("home.from.play_north"), t("home.from.take_north")] };
   document.querySelectorAll('input[name="side"]').forEach((r) => {
     const w = words[r.value];
     if (!w) return;
@@ -259,17 +229,17 @@ async function drawFrom(ruleset, pos) {
     span.querySelector("b").textContent = w[0];
     span.querySelector("small").textContent = w[1];
   });
-  $("#side-box legend").textContent = "Your side";
+  $("#side-box legend").textContent = t("home.from.your_side");
   try {
     const v = await get(`/api/position?${new URLSearchParams({ ruleset, pos })}`);
     from = { ruleset: v.ruleset, position: v.position };
     $("#from-ruleset").textContent = v.ruleset;
-    $("#from-to-move").textContent = v.status === "over" ? "where the game is over" : `${sideName(v.to_move)} to move`;
-    const board = new Board($("#from-preview"), { label: "The start position" });
+    $("#from-to-move").textContent = v.status === "over" ? t("home.from.over") : t("home.from.to_move", { side: sideName(v.to_move) });
+    const board = new Board($("#from-preview"), { label: t("home.from.board") });
     board.setRules(v);
     board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] });
   } catch (ex) {
-    $("#form-error").textContent = ex.message;
+    $("#form-error").textContent = errorText(ex);
   }
 }
 
@@ -289,7 +259,7 @@ async function setup() {
     drawGames();
     drawOptions();
   } catch (ex) {
-    $("#games").textContent = ex.message;
+    $("#games").textContent = errorText(ex);
   }
   drawLists();
 }

@@ -4,7 +4,8 @@
 
 import { get, post } from "./http.js";
 import { openCreated, seatToken, setting, saveSetting } from "./storage.js";
-import { $, givenName } from "./ui.js";
+import { $, errorText, givenName } from "./ui.js";
+import { t } from "./i18n.js";
 
 /** inviter names whoever gave a name among the game's players. */
 function inviter(game) {
@@ -21,11 +22,11 @@ async function join() {
   const form = $("#join-form");
   if (!id || !code) {
     status.textContent = "";
-    error.textContent = "This invite link is incomplete: it should look like /join/<game>/<code>.";
+    error.textContent = t("join.incomplete");
     return;
   }
   if (seatToken(id)) {
-    status.textContent = "You already have a seat in this game; opening it.";
+    status.textContent = t("join.have_seat");
     location.replace(`/game/${encodeURIComponent(id)}`);
     return;
   }
@@ -33,11 +34,11 @@ async function join() {
     const game = await get(`/api/games/${encodeURIComponent(id)}`);
     const who = inviter(game);
     const what = game.ruleset_title ? `${game.ruleset_title} (${game.ruleset})` : game.ruleset;
-    status.textContent = who ? `${who} invites you to a game of ${what}.` : `You are invited to a game of ${what}.`;
-    if (game.status && game.status !== "playing") status.textContent += " The game is already over; you can still watch its replay.";
+    status.textContent = who ? t("join.invites", { who, game: what }) : t("join.invited", { game: what });
+    if (game.status && game.status !== "playing") status.textContent += " " + t("join.over");
   } catch (err) {
     status.textContent = "";
-    error.textContent = err.message;
+    error.textContent = errorText(err);
     return;
   }
   const name = $("#join-name");
@@ -54,11 +55,11 @@ async function join() {
     try {
       const res = await post(`/api/games/${encodeURIComponent(id)}/join`, body);
       saveSetting("name", given);
-      status.textContent = `You play ${res.seat === "N" ? "North" : "South"}. Opening the game…`;
+      status.textContent = t("join.you_play", { side: t(res.seat === "N" ? "side.N" : "side.S") });
       form.classList.add("hidden");
       openCreated(res);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = errorText(err);
       btn.disabled = false;
     }
   });

@@ -3,7 +3,8 @@
 // and the two charts the server draws as SVG.
 
 import { get, post } from "./http.js";
-import { $, h } from "./ui.js";
+import { $, errorText, h } from "./ui.js";
+import { lang, t } from "./i18n.js";
 
 const examples = {
   bonus: ["tsoro size=8 bonus=0", "tsoro size=8 bonus=1", "tsoro size=8 bonus=2", "tsoro size=8 bonus=3"],
@@ -15,7 +16,7 @@ const examples = {
 let limits = null;
 
 const pct = (v) => `${(100 * v).toFixed(1)}%`;
-const int = (v) => Number(v).toLocaleString("en");
+const int = (v) => Number(v).toLocaleString(lang);
 
 /** share is a cell with a share of the games and its 95% interval. */
 function share(k, rate, lo, hi) {
@@ -24,11 +25,11 @@ function share(k, rate, lo, hi) {
 
 function row(s, asked) {
   const stalled = s.repetition_endings + s.turn_cap_endings;
-  const games = h("td", { class: "num" }, int(s.games), s.games < asked ? h("span", { class: "ci" }, `of ${int(asked)}`) : null);
+  const games = h("td", { class: "num" }, int(s.games), s.games < asked ? h("span", { class: "ci" }, t("lab.of", { count: int(asked) })) : null);
   if (s.games === 0) {
     // Nothing finished: no share, interval or mean to show.
     return h("tr", { class: "none" }, h("td", { class: "mono" }, s.ruleset), games,
-      h("td", { colspan: 7, class: "muted" }, "no game finished"));
+      h("td", { colspan: 7, class: "muted" }, t("lab.none_finished")));
   }
   return h("tr", {},
     h("td", { class: "mono" }, s.ruleset),
@@ -39,15 +40,15 @@ function row(s, asked) {
     h("td", { class: "num" }, `${s.turns_mean.toFixed(1)} ± ${s.turns_sd.toFixed(1)}`),
     h("td", { class: "num" }, String(s.turns_median)),
     h("td", { class: "num hide-phone" }, s.captures_mean.toFixed(2)),
-    h("td", { class: "num hide-phone", title: `repetition ${s.repetition_endings}, turn cap ${s.turn_cap_endings}, lap-limit cuts ${s.lap_cut_turns}` },
-      `${int(stalled)}${s.lap_cut_turns ? ` · ${int(s.lap_cut_turns)} cut` : ""}`));
+    h("td", { class: "num hide-phone", title: t("lab.stalled_title", { repetition: s.repetition_endings, cap: s.turn_cap_endings, cuts: s.lap_cut_turns }) },
+      s.lap_cut_turns ? t("lab.stalled_cut", { stalled: int(stalled), cuts: int(s.lap_cut_turns) }) : int(stalled)));
 }
 
 /** duration writes seconds for people: "40 s", "3 min", "2 h". */
 function duration(sec) {
-  if (sec < 90) return `${Math.max(1, Math.round(sec))} s`;
-  if (sec < 5400) return `${Math.round(sec / 60)} min`;
-  return `${Math.round(sec / 3600)} h`;
+  if (sec < 90) return t("lab.seconds", { n: Math.max(1, Math.round(sec)) });
+  if (sec < 5400) return t("lab.minutes", { n: Math.round(sec / 60) });
+  return t("lab.hours", { n: Math.round(sec / 3600) });
 }
 
 /**
@@ -59,12 +60,12 @@ export function stoppedText(res, rulesets) {
   const asked = res.games_asked;
   const done = res.games_finished;
   const secs = res.elapsed_ms / 1000;
-  const why = res.stopped === "cancelled" ? "the request was cancelled" : `a request may run ${res.max_seconds} s and that time ran out`;
+  const why = res.stopped === "cancelled" ? t("lab.stopped.cancelled") : t("lab.stopped.time", { seconds: res.max_seconds });
   let pace;
-  if (done > 0) pace = `At this pace the ${int(asked)} games would need about ${duration((secs * asked) / done)}.`;
-  else pace = `Not one game finished in ${secs.toFixed(0)} s: ${res.player === "random" ? "these games are long" : `a game between ${res.player.replace("level:", "level ")} players takes longer than that here`}.`;
+  if (done > 0) pace = t("lab.stopped.pace", { asked: int(asked), time: duration((secs * asked) / done) });
+  else pace = res.player === "random" ? t("lab.stopped.none_random", { seconds: secs.toFixed(0) }) : t("lab.stopped.none_level", { seconds: secs.toFixed(0), level: res.player.replace("level:", "") });
   const cli = `matombo lab ${rulesets.map((r) => (r.includes(" ") ? `"${r}"` : r)).join(" ")} --games ${res.games_per_ruleset}${res.player === "random" ? "" : ` --player ${res.player}`}`;
-  return `Finished ${int(done)} of the ${int(asked)} games asked: ${why}. ${pace} Ask for fewer games or a lower level, or run ${cli} on the command line, which has no time limit.`;
+  return t("lab.stopped.text", { done: int(done), asked: int(asked), why, pace, cli });
 }
 
 /** showPlot puts an SVG document from the server into its figure. */
@@ -84,9 +85,9 @@ function show(res, rulesets) {
   const body = $("#table tbody");
   body.textContent = "";
   res.rulesets.forEach((s) => body.appendChild(row(s, res.games_per_ruleset)));
-  const player = res.player === "random" ? "random players" : `${res.player.replace("level:", "level ")} on both sides, after ${res.opening_turns} random turns`;
-  let text = `${int(res.games_per_ruleset)} games per ruleset asked, ${player}, seed ${res.seed}, ${(res.elapsed_ms / 1000).toFixed(1)} s.`;
-  if (!res.complete && res.games_finished > 0) text += " The figures cover the games finished.";
+  const player = res.player === "random" ? t("lab.summary.random") : t("lab.summary.level", { level: res.player.replace("level:", ""), turns: res.opening_turns });
+  let text = t("lab.summary.text", { games: int(res.games_per_ruleset), player, seed: res.seed, seconds: (res.elapsed_ms / 1000).toFixed(1) });
+  if (!res.complete && res.games_finished > 0) text += " " + t("lab.summary.partial");
   $("#summary").textContent = text;
   const stopped = $("#stopped");
   stopped.textContent = res.complete ? "" : stoppedText(res, rulesets);
@@ -107,17 +108,17 @@ async function run(e) {
   const player = $("#player").value;
   const seed = Number($("#seed").value || "1");
   if (!rulesets.length) {
-    err.textContent = "Write at least one ruleset.";
+    err.textContent = t("lab.error.none");
     return;
   }
   if (limits) {
     const max = player === "random" ? limits.max_games : limits.max_level_games;
     if (rulesets.length > limits.max_rulesets) {
-      err.textContent = `At most ${limits.max_rulesets} rulesets at a time.`;
+      err.textContent = t("lab.error.rulesets", { max: limits.max_rulesets });
       return;
     }
     if (!(games >= 1) || games * rulesets.length > max) {
-      err.textContent = `At most ${int(max)} games in all with these players: ${int(Math.floor(max / rulesets.length))} per ruleset for ${rulesets.length} rulesets.`;
+      err.textContent = t("lab.error.games", { max: int(max), per: int(Math.floor(max / rulesets.length)), n: rulesets.length });
       return;
     }
   }
@@ -125,13 +126,13 @@ async function run(e) {
   const status = $("#status");
   button.disabled = true;
   const start = Date.now();
-  const tick = setInterval(() => { status.textContent = `Playing… ${((Date.now() - start) / 1000).toFixed(0)} s`; }, 500);
-  status.textContent = "Playing…";
+  const tick = setInterval(() => { status.textContent = t("lab.playing_for", { seconds: ((Date.now() - start) / 1000).toFixed(0) }); }, 500);
+  status.textContent = t("lab.playing");
   try {
     show(await post("/api/lab", { rulesets, games, player, seed }), rulesets);
     status.textContent = "";
   } catch (ex) {
-    err.textContent = ex.message;
+    err.textContent = errorText(ex);
     status.textContent = "";
   } finally {
     clearInterval(tick);
@@ -155,10 +156,10 @@ async function init() {
     limits = await get("/api/lab");
     const select = $("#player");
     select.textContent = "";
-    limits.players.forEach((p) => select.appendChild(h("option", { value: p }, p === "random" ? "Random moves" : `Computer level ${p.slice(6)} on both sides`)));
-    $("#limits").textContent = `A request plays at most ${int(limits.max_games)} games in all (${int(limits.max_level_games)} with level players) over up to ${limits.max_rulesets} rulesets, for at most ${limits.max_seconds} s.`;
+    limits.players.forEach((p) => select.appendChild(h("option", { value: p }, p === "random" ? t("lab.player.random") : t("lab.player.level", { level: p.slice(6) }))));
+    $("#limits").textContent = t("lab.limits", { games: int(limits.max_games), level_games: int(limits.max_level_games), rulesets: limits.max_rulesets, seconds: limits.max_seconds });
   } catch (ex) {
-    $("#form-error").textContent = `The lab is not available: ${ex.message}`;
+    $("#form-error").textContent = t("lab.unavailable", { error: errorText(ex) });
     $("#run").disabled = true;
   }
 }

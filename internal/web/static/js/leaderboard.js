@@ -2,7 +2,8 @@
 
 import { get } from "./http.js";
 import { profileURL, ratingText } from "./account.js";
-import { $, h } from "./ui.js";
+import { $, errorText, h } from "./ui.js";
+import { t } from "./i18n.js";
 
 async function load() {
   const ruleset = $("#preset").value;
@@ -15,12 +16,12 @@ async function load() {
     (res.ratings || []).forEach((r, i) => body.appendChild(h("tr", { class: r.provisional ? "provisional" : "" },
       h("td", {}, String(i + 1)),
       h("td", {}, h("a", { href: profileURL(r.name) }, r.name)),
-      h("td", { title: r.provisional ? "provisional" : "" }, ratingText(r)),
+      h("td", { title: r.provisional ? t("ratings.provisional") : "" }, ratingText(r)),
       h("td", {}, String(Math.round(r.rd))),
       h("td", {}, String(r.games)))));
-    if (!body.children.length) body.appendChild(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No rated games of this preset yet.")));
+    if (!body.children.length) body.appendChild(h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("leaderboard.none"))));
   } catch (ex) {
-    $("#board-error").textContent = ex.message;
+    $("#board-error").textContent = errorText(ex);
   }
 }
 
@@ -30,7 +31,7 @@ async function setup() {
     const res = await get("/api/rulesets");
     for (const p of res.presets || []) sel.appendChild(h("option", { value: p.ruleset }, `${p.title} (${p.ruleset})`));
   } catch (ex) {
-    $("#board-error").textContent = ex.message;
+    $("#board-error").textContent = errorText(ex);
     return;
   }
   const want = new URLSearchParams(location.search).get("ruleset");

@@ -5,7 +5,8 @@
 // stone a step from then on; a capture's step is the step of its judging,
 // after both drops of that step. Within a step South's events come first.
 
-import { countOf, describeEvents, ownerOf, parseHole, plural, sideName, sowPath } from "./geom.js";
+import { countOf, describeEvents, ownerOf, parseHole, sideName, sowPath } from "./geom.js";
+import { t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -150,18 +151,16 @@ export function describeLockstep(rules, events) {
     if (!laps.length) continue;
     const caps = mine.filter((e) => e.kind === "move").reduce((n, e) => n + e.stones, 0);
     const end = laps[laps.length - 1];
-    let text = `${sideName(side)} opens from ${laps[0].from}: ${plural(laps.length, "lap")}`;
-    if (caps) text += `, captures ${plural(caps, "stone")}`;
     ended[side] = end.step + end.stones - 1;
-    text += `, ends in ${end.to} at step ${ended[side]}`;
-    out.push(text);
+    const vars = { side: sideName(side), from: laps[0].from, laps: t("lockstep.laps", { count: laps.length }), to: end.to, step: ended[side] };
+    out.push(caps ? t("lockstep.opens_captures", { ...vars, stones: t("common.stones", { count: caps }) }) : t("lockstep.opens", vars));
   }
   if (ended.S && ended.N) {
-    out.push(ended.N < ended.S ? "North ended first and starts the main phase"
-      : ended.S < ended.N ? "South ended first and starts the main phase"
-        : "both ended in the same step: South starts the main phase");
+    out.push(ended.N < ended.S ? t("lockstep.north_first")
+      : ended.S < ended.N ? t("lockstep.south_first")
+        : t("lockstep.same_step"));
   }
-  return out.join("; ");
+  return out.join(t("common.list_sep"));
 }
 
 /** describeAny puts one action's events into words, a lockstep opening's included (rules as for describeLockstep). */

@@ -2,7 +2,8 @@
 
 import { post } from "./http.js";
 import { logOut, me, profileURL } from "./account.js";
-import { $ } from "./ui.js";
+import { $, errorText } from "./ui.js";
+import { t } from "./i18n.js";
 
 async function submit(e) {
   e.preventDefault();
@@ -11,7 +12,7 @@ async function submit(e) {
   const name = $("#name").value.trim();
   const password = $("#password").value;
   if (!name || !password) {
-    err.textContent = "Give your user name and password.";
+    err.textContent = t("login.error.missing");
     return;
   }
   try {
@@ -19,13 +20,13 @@ async function submit(e) {
     const next = new URLSearchParams(location.search).get("next");
     location.assign(next && next.startsWith("/") && !next.startsWith("//") ? next : profileURL(res.name));
   } catch (ex) {
-    err.textContent = ex.message;
+    err.textContent = errorText(ex);
   }
 }
 
 async function setup() {
   $("#login").addEventListener("submit", submit);
-  $("#logout").addEventListener("click", () => logOut().catch((ex) => { $("#logout-error").textContent = ex.message; }));
+  $("#logout").addEventListener("click", () => logOut().catch((ex) => { $("#logout-error").textContent = errorText(ex); }));
   $("#login").dataset.ready = "true"; // the form is handled here from now on (the browser tests wait for it)
   const m = await me().catch(() => null);
   if (m) {

@@ -5,6 +5,7 @@
 
 import { sideName } from "./geom.js";
 import { h } from "./ui.js";
+import { t } from "./i18n.js";
 
 /**
  * rowsOfMoves lays out the server's move list (docs/API.md: the view's and
@@ -45,7 +46,7 @@ export function renderMoves(box, turns, { current = turns.length - 1, first = "S
   box.textContent = "";
   moves = moves || [];
   if (!moves.length) {
-    box.appendChild(h("p", { class: "muted small" }, empty || `No moves yet. ${sideName(first) || "South"} moves first.`));
+    box.appendChild(h("p", { class: "muted small" }, empty || t("moves.none", { side: sideName(first) || sideName("S") })));
     return;
   }
   const body = h("tbody");
@@ -76,7 +77,7 @@ export function renderMoves(box, turns, { current = turns.length - 1, first = "S
     }
     body.appendChild(tr);
   }
-  box.appendChild(h("table", { "aria-label": "Moves" }, h("thead", { class: "sr-only" }, h("tr", {}, h("th", {}, "Turn"), h("th", {}, "South"), h("th", {}, "North"))), body));
+  box.appendChild(h("table", { "aria-label": t("moves.title") }, h("thead", { class: "sr-only" }, h("tr", {}, h("th", {}, t("moves.turn")), h("th", {}, sideName("S")), h("th", {}, sideName("N")))), body));
   const cur = box.querySelector("td.last");
   if (cur) {
     const top = cur.offsetTop - box.clientHeight / 2;

@@ -1,8 +1,17 @@
 // The page's side of the offline engine: it starts the engine's Web Worker
 // and turns its messages into promises.
 
-/** EngineError is a request the engine refused, or an engine that failed. */
-export class EngineError extends Error {}
+/**
+ * EngineError is a request the engine refused, or an engine that failed; its
+ * message is the engine's own (English) sentence, which ui.js's errorText
+ * shows in a translated frame (code "engine").
+ */
+export class EngineError extends Error {
+  constructor(message) {
+    super(message);
+    this.code = "engine";
+  }
+}
 
 /** Engine sends requests to the WebAssembly engine in its worker. */
 export class Engine {

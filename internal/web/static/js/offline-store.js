@@ -5,6 +5,7 @@
 // (400, 413) is kept, marked with the server's reason, and not sent again.
 
 import { post } from "./http.js";
+import { errorText } from "./ui.js";
 
 const PENDING = "matombo.offline.pending";
 const SYNCED = "matombo.offline.synced";
@@ -86,7 +87,7 @@ async function syncAll() {
       update(item.key, () => null);
       out.sent++;
     } catch (err) {
-      out.error = err.message || String(err);
+      out.error = errorText(err);
       if (err.status === 400 || err.status === 413) {
         update(item.key, (p) => ({ ...p, refused: out.error }));
         continue;

@@ -6,11 +6,12 @@
 // service worker (/sw.js) keeps this page and the engine for use offline.
 
 import { Board, SPEEDS } from "./board.js";
-import { actionHole, describeEvents, plural, sideName, sortActions } from "./geom.js";
+import { actionHole, describeEvents, sideName, sortActions, stones } from "./geom.js";
 import { renderMoves } from "./movelist.js";
 import { Engine } from "./offline-engine.js";
 import { dropRecord, pending, saveRecord, synced, syncRecords } from "./offline-store.js";
-import { $, h, resultText, when } from "./ui.js";
+import { $, errorText, h, resultText, when } from "./ui.js";
+import { t } from "./i18n.js";
 
 const SPEED_KEY = "matombo.offline.speed";
 const LAST_KEY = "matombo.offline.last";
@@ -71,7 +72,7 @@ async function setup() {
   }
   const showHelp = () => {
     const p = presets.find((x) => x.ruleset === sel.value);
-    $("#ruleset-help").textContent = p ? `Options: ${p.options.join("; ")}.` : "";
+    $("#ruleset-help").textContent = p ? t("offline.options", { options: p.options.join("; ") }) : "";
   };
   sel.addEventListener("change", () => {
     $("#ruleset").value = sel.value;
@@ -116,7 +117,7 @@ async function start(e) {
     board.setRules(view);
     draw(null);
   } catch (err) {
-    $("#setup-error").textContent = err.message;
+    $("#setup-error").textContent = errorText(err);
     return;
   } finally {
     busy = false;
@@ -144,7 +145,7 @@ function save(v) {
   try {
     gameKey = saveRecord(v.record, gameKey);
   } catch (err) {
-    $("#sync-status").textContent = err.message;
+    $("#sync-status").textContent = errorText(err);
   }
 }
 
@@ -161,7 +162,7 @@ async function computer() {
       body.aiMsMean = (timings.reduce((a, b) => a + b, 0) / timings.length).toFixed(1);
       await show(ans);
     } catch (err) {
-      prompt(h("div", { class: "text" }, h("b", {}, "The computer could not move"), h("div", { class: "small" }, err.message)));
+      prompt(h("div", { class: "text" }, h("b", {}, t("offline.ai_failed")), h("div", { class: "small" }, errorText(err))));
       return;
     } finally {
       busy = false;
@@ -179,7 +180,7 @@ async function play(action) {
     await show(await engine.ask({ op: "play", action }));
   } catch (err) {
     draw(null);
-    prompt(h("div", { class: "text" }, h("b", {}, "Not played"), h("div", { class: "small" }, err.message)));
+    prompt(h("div", { class: "text" }, h("b", {}, t("offline.not_played")), h("div", { class: "small" }, errorText(err))));
     return;
   } finally {
     busy = false;
@@ -193,7 +194,7 @@ async function show(ans) {
     $("#skip").disabled = false;
     await board.animate(ans.events, speed());
     $("#skip").disabled = true;
-    $("#announce").textContent = `${ans.by === view.human ? "You" : "The computer"}: ${describeEvents(ans.events)}`;
+    $("#announce").textContent = t(ans.by === view.human ? "offline.announce.you" : "offline.announce.computer", { events: describeEvents(ans.events) });
   }
   view = ans.view;
   body.actions = String(Number(body.actions || 0) + 1); // actions shown, for the tests
@@ -211,7 +212,7 @@ async function show(ans) {
 function finished() {
   save(view);
   body.status = "over";
-  sync().catch((err) => { $("#sync-status").textContent = `Not added yet: ${err.message}`; });
+  sync().catch((err) => { $("#sync-status").textContent = t("offline.sync.not_yet", { error: errorText(err) }); });
 }
 
 function mine() {
@@ -224,12 +225,12 @@ function draw(last) {
   const legal = mine() ? view.legal : [];
   const holes = [...new Set(legal.map((a) => actionHole(a).hole).filter(Boolean))];
   board.set({ size: view.size, ...view.board }, holes, last);
-  $("#title").textContent = `${view.ruleset_title} · level ${view.level}`;
+  $("#title").textContent = t("offline.title", { title: view.ruleset_title, level: view.level });
   $("#ruleset-line").textContent = view.ruleset;
   const you = view.human;
   const them = you === "S" ? "N" : "S";
-  seat($("#seat-top"), them, `Computer · level ${view.level}`);
-  seat($("#seat-bottom"), you, "You");
+  seat($("#seat-top"), them, t("player.computer_level", { level: view.level }));
+  seat($("#seat-bottom"), you, t("game.seat.you"));
   renderMoves($("#moves"), view.turns, { first: view.first_to_move, moves: view.moves });
   $("#resign").disabled = view.status !== "playing";
   $("#new-game").disabled = false;
@@ -246,7 +247,7 @@ function seat(box, side, who) {
     h("span", { class: "dot", "aria-hidden": "true" }),
     h("span", { class: "name" }, sideName(side)),
     h("span", { class: "muted" }, who),
-    h("span", { class: "count", title: "stones on this side" }, plural(view.stones[side], "stone")),
+    h("span", { class: "count", title: t("game.seat.stones_title") }, stones(view.stones[side])),
   );
 }
 
@@ -259,10 +260,10 @@ function prompt(...children) {
 
 function label(action) {
   const { hole, kind } = actionHole(action);
-  if (kind === "stop") return "Stop";
-  if (kind === "take") return `Take ${hole}`;
-  if (kind === "cw") return `Sow ${hole} clockwise`;
-  return view.decision === "head" ? `Relay from ${hole}` : `Sow ${hole}`;
+  if (kind === "stop") return t("game.btn.stop");
+  if (kind === "take") return t("offline.btn.take", { hole });
+  if (kind === "cw") return t("choro.sow_cw", { hole });
+  return view.decision === "head" ? t("game.btn.relay", { hole }) : t("offline.btn.sow", { hole });
 }
 
 function button(action) {
@@ -273,11 +274,11 @@ function drawPrompt(legal) {
   if (view.status === "over") {
     const r = resultText(view.result, view.reason, view.human);
     prompt(h("div", { class: "text" }, h("b", {}, r.title), h("div", { class: "small" }, r.detail)),
-      h("button", { class: "btn primary", type: "button", onclick: newGame }, "New game"));
+      h("button", { class: "btn primary", type: "button", onclick: newGame }, t("game.btn.new_game")));
     return;
   }
   if (view.thinking) {
-    prompt(h("div", { class: "text busy" }, "The computer is thinking…"));
+    prompt(h("div", { class: "text busy" }, t("offline.thinking")));
     return;
   }
   if (busy) {
@@ -290,7 +291,7 @@ function drawPrompt(legal) {
     for (const a of sortActions(legal.filter((x) => actionHole(x).hole === choosing))) buttons.push(button(a));
   }
   for (const a of offHoles) buttons.push(button(a));
-  const text = choosing ? `How do you sow ${choosing}?` : "Your move: pick a highlighted hole.";
+  const text = choosing ? t("offline.how_sow", { hole: choosing }) : t("offline.your_move");
   prompt(h("div", { class: "text" }, h("b", {}, text), view.pending ? h("div", { class: "muted small" }, view.pending) : null), ...buttons);
 }
 
@@ -307,12 +308,12 @@ function pickHole(hole) {
 
 async function resign() {
   if (busy || !view || view.status !== "playing") return;
-  if (!window.confirm("Resign this game?")) return;
+  if (!window.confirm(t("game.confirm_resign"))) return;
   busy = true;
   try {
     view = (await engine.ask({ op: "resign" })).view;
   } catch (err) {
-    prompt(h("div", { class: "text" }, err.message));
+    prompt(h("div", { class: "text" }, errorText(err)));
     return;
   } finally {
     busy = false;
@@ -338,7 +339,7 @@ async function sync() {
   body.sync = "running";
   const res = await syncRecords();
   body.sync = res.left ? "waiting" : "done";
-  if (res.error) $("#sync-status").textContent = `Not added yet: ${res.error}`;
+  if (res.error) $("#sync-status").textContent = t("offline.sync.not_yet", { error: res.error });
   drawSaved(res.error);
 }
 
@@ -349,17 +350,17 @@ function drawSaved(error = "") {
   list.textContent = "";
   for (const p of waiting) {
     list.append(h("li", {}, h("span", {}, firstLine(p.record)), h("small", { class: "muted" },
-      p.refused ? ` · refused by the server: ${p.refused}` : ` · saved ${when(p.saved)}, waiting for a connection`)));
+      " · ", p.refused ? t("offline.sync.refused", { error: p.refused }) : t("offline.sync.saved", { when: when(p.saved) }))));
   }
   for (const d of done.slice(0, 5)) {
-    list.append(h("li", {}, h("a", { href: d.url, "data-id": d.id }, "In the archive"), h("small", { class: "muted" }, ` · played ${when(d.saved)}`)));
+    list.append(h("li", {}, h("a", { href: d.url, "data-id": d.id }, t("offline.sync.in_archive")), h("small", { class: "muted" }, " · ", t("offline.sync.played", { when: when(d.saved) }))));
   }
-  if (!waiting.length && !done.length) list.append(h("li", { class: "muted small" }, "No games yet."));
+  if (!waiting.length && !done.length) list.append(h("li", { class: "muted small" }, t("offline.sync.none")));
   const open = waiting.filter((p) => !p.refused).length;
   if (!error) {
     $("#sync-status").textContent = open
-      ? `${plural(open, "game")} on this device, to be added to the archive ${navigator.onLine ? "now" : "when you are online"}.`
-      : "Every game played here is in the archive.";
+      ? t(navigator.onLine ? "offline.sync.waiting_now" : "offline.sync.waiting_online", { count: open })
+      : t("offline.sync.all_done");
   }
   $("#sync").disabled = !open || !navigator.onLine;
   body.pending = String(open);
@@ -369,13 +370,13 @@ function drawSaved(error = "") {
 function firstLine(record) {
   const m = /\[Ruleset "([^"]*)"\]/.exec(record);
   const r = /\[Result "([^"]*)"\]/.exec(record);
-  return `${m ? m[1] : "game"} · ${r && r[1] !== "*" ? `result ${r[1]}` : "unfinished"}`;
+  return `${m ? m[1] : t("offline.record.game")} · ${r && r[1] !== "*" ? t("offline.record.result", { result: r[1] }) : t("offline.record.unfinished")}`;
 }
 
 function drawConnection() {
   const on = navigator.onLine;
   const c = $("#conn");
-  c.textContent = on ? "online" : "offline";
+  c.textContent = on ? t("offline.conn.online") : t("offline.conn.offline");
   c.classList.toggle("offline", !on);
   c.classList.toggle("live", on);
 }
@@ -383,7 +384,7 @@ function drawConnection() {
 async function registerWorker() {
   const state = $("#app-state");
   if (!("serviceWorker" in navigator)) {
-    state.textContent = "no offline support in this browser";
+    state.textContent = t("offline.sw.unsupported");
     return;
   }
   try {
@@ -392,11 +393,11 @@ async function registerWorker() {
     if (!navigator.serviceWorker.controller) {
       await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
     }
-    state.textContent = "ready offline";
+    state.textContent = t("offline.sw.ready");
     body.sw = "ready";
   } catch (err) {
-    state.textContent = "not available offline";
-    state.title = err.message;
+    state.textContent = t("offline.sw.failed");
+    state.title = errorText(err);
   }
 }
 
@@ -422,7 +423,7 @@ drawConnection();
 drawSaved();
 registerWorker();
 setup().catch((err) => {
-  $("#setup-error").textContent = err.message;
+  $("#setup-error").textContent = errorText(err);
   body.engine = "failed";
 });
 sync();

@@ -7,6 +7,7 @@
 
 import { sideName } from "./geom.js";
 import { h, playerText } from "./ui.js";
+import { t } from "./i18n.js";
 
 /**
  * openingInfo tells whether a view is in the simultaneous opening, before
@@ -40,8 +41,10 @@ export function openingMoves(view, op, local) {
   return [{ number: 1, side: "both", text: `${mine || "?"}|…` }];
 }
 
-/** emptyText is the move list's text before either choice. */
-export const emptyText = "No moves yet. Both players choose an opening hole; South's choice stays hidden until North has chosen.";
+/** emptyText returns the move list's text before either choice. */
+export function emptyText() {
+  return t("opening.empty");
+}
 
 /**
  * passScreen covers the board of a one-device game between South's and
@@ -52,9 +55,9 @@ export class PassScreen {
   constructor(host, onReady) {
     this.box = h("div", { class: "pass-screen hidden", role: "dialog", "aria-modal": "true", "aria-labelledby": "pass-title" },
       h("div", { class: "pass-card" },
-        h("h2", { id: "pass-title" }, "Pass the device to North"),
-        h("p", {}, "South has chosen an opening hole. North chooses now, without seeing it; then both openings are sown together."),
-        h("button", { type: "button", class: "btn primary", id: "pass-ready", onclick: () => onReady() }, "I am North: show the board")));
+        h("h2", { id: "pass-title" }, t("opening.pass.title")),
+        h("p", {}, t("opening.pass.text")),
+        h("button", { type: "button", class: "btn primary", id: "pass-ready", onclick: () => onReady() }, t("opening.pass.ready"))));
     host.appendChild(this.box);
   }
 
@@ -80,29 +83,29 @@ export function openingPrompt(view, op, { act, local, passing }) {
   const players = view.players || {};
   const opp = view.you === "S" ? "N" : "S";
   const oppP = players[opp];
-  const oppAI = oppP && oppP.kind === "ai" ? ` ${playerText(oppP)} is choosing.` : "";
+  const oppAI = oppP && oppP.kind === "ai" ? " " + t("opening.ai_choosing", { player: playerText(oppP) }) : "";
   if (local) {
     if (!op.southChosen) {
-      return { active: true, text: "South: choose your opening hole, an outer hole with 2 or more stones.", sub: "North, look away: South's choice stays hidden until North has chosen; then both openings are sown together." };
+      return { active: true, text: t("opening.local.south"), sub: t("opening.local.south_sub") };
     }
-    if (passing) return { active: false, text: "South has chosen. Pass the device to North.", sub: "" };
-    return { active: true, text: "North: South has chosen; choose your opening hole.", sub: "Then both openings are sown together, step by step." };
+    if (passing) return { active: false, text: t("opening.local.pass"), sub: "" };
+    return { active: true, text: t("opening.local.north"), sub: t("opening.local.north_sub") };
   }
   if (act && !op.southChosen) {
-    return { active: true, text: "Choose your opening hole: an outer hole with 2 or more stones.", sub: "North chooses without seeing it; then both openings are sown together, step by step." };
+    return { active: true, text: t("opening.south"), sub: t("opening.south_sub") };
   }
   if (act) {
-    return { active: true, text: "South has chosen; choose your opening hole.", sub: "You see South's hole when both openings are sown together, step by step." };
+    return { active: true, text: t("opening.north"), sub: t("opening.north_sub") };
   }
   if (view.you === "S" && op.southChosen) {
     const mine = ownChoice(view);
-    return { active: false, text: `${mine ? `You chose ${mine}. ` : ""}Waiting for your opponent's choice…`, sub: `North chooses without seeing your hole.${oppAI}` };
+    const wait = t("opening.waiting");
+    return { active: false, text: mine ? t("opening.you_chose", { hole: mine }) + " " + wait : wait, sub: t("opening.north_unseen") + oppAI };
   }
   if (view.you === "N" && !op.southChosen) {
-    return { active: false, text: "Waiting for your opponent's choice…", sub: `South chooses first, unseen; then you choose.${oppAI}` };
+    return { active: false, text: t("opening.waiting"), sub: t("opening.south_first") + oppAI };
   }
-  const who = op.southChosen ? "North" : "South";
   const whoP = players[op.southChosen ? "N" : "S"];
-  const thinking = whoP && whoP.kind === "ai" ? ` (${playerText(whoP)})` : "";
-  return { active: false, text: op.southChosen ? `South has chosen; ${who}${thinking} is choosing an opening hole…` : `${sideName("S")}${thinking} is choosing an opening hole…`, sub: "Both openings are sown together once both have chosen." };
+  const who = sideName(op.southChosen ? "N" : "S") + (whoP && whoP.kind === "ai" ? ` (${playerText(whoP)})` : "");
+  return { active: false, text: op.southChosen ? t("opening.south_chosen_choosing", { side: who }) : t("opening.choosing", { side: who }), sub: t("opening.both_sown") };
 }

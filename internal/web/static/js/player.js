@@ -7,6 +7,7 @@ import { Board, SPEEDS } from "./board.js";
 import { groupTurns, parsePosition, sideName } from "./geom.js";
 import { describeAny } from "./lockstep.js";
 import { h } from "./ui.js";
+import { t } from "./i18n.js";
 
 /**
  * icon draws the play (a triangle) or pause (two bars) symbol as SVG, so
@@ -41,13 +42,13 @@ export class Player {
     this.playing = false;
     this.busy = false;
     const boardBox = h("div", { class: "board-scroll" });
-    this.board = new Board(boardBox, { label: opts.label || "Replay board" });
-    this.first = h("button", { class: "btn small", type: "button", "aria-label": "First position", onclick: () => this.go(0) }, "«");
-    this.prev = h("button", { class: "btn small", type: "button", "aria-label": "Previous action", onclick: () => this.go(this.ply - 1) }, "‹");
-    this.playBtn = h("button", { class: "btn small primary", type: "button", "aria-label": "Play", onclick: () => this.toggle() }, icon(false), " Play");
-    this.next = h("button", { class: "btn small", type: "button", "aria-label": "Next action", onclick: () => this.step() }, "›");
-    this.last = h("button", { class: "btn small", type: "button", "aria-label": "Last position", onclick: () => this.go(this.length()) }, "»");
-    this.slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "Ply", oninput: () => this.go(Number(this.slider.value)) });
+    this.board = new Board(boardBox, { label: opts.label || t("player.board") });
+    this.first = h("button", { class: "btn small", type: "button", "aria-label": t("player.first"), onclick: () => this.go(0) }, "«");
+    this.prev = h("button", { class: "btn small", type: "button", "aria-label": t("player.prev"), onclick: () => this.go(this.ply - 1) }, "‹");
+    this.playBtn = h("button", { class: "btn small primary", type: "button", "aria-label": t("player.play"), onclick: () => this.toggle() }, icon(false), " ", t("player.play"));
+    this.next = h("button", { class: "btn small", type: "button", "aria-label": t("player.next"), onclick: () => this.step() }, "›");
+    this.last = h("button", { class: "btn small", type: "button", "aria-label": t("player.last"), onclick: () => this.go(this.length()) }, "»");
+    this.slider = h("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": t("player.ply"), oninput: () => this.go(Number(this.slider.value)) });
     this.out = h("output", {}, "0 / 0");
     this.caption = h("p", { class: "caption", "aria-live": "polite" });
     const bar = h("div", { class: "replay-bar" }, this.first, this.prev, this.playBtn, this.next, this.last, this.slider, this.out);
@@ -162,15 +163,15 @@ export class Player {
     this.slider.value = String(this.ply);
     this.out.textContent = `${this.ply} / ${n}`;
     this.playBtn.textContent = "";
-    this.playBtn.append(icon(this.playing), this.playing ? " Pause" : " Play");
-    this.playBtn.setAttribute("aria-label", this.playing ? "Pause" : "Play");
+    this.playBtn.append(icon(this.playing), " ", this.playing ? t("player.pause") : t("player.play"));
+    this.playBtn.setAttribute("aria-label", this.playing ? t("player.pause") : t("player.play"));
     this.prev.disabled = this.first.disabled = this.ply === 0;
     this.next.disabled = this.last.disabled = this.ply >= n;
-    let text = `The start: ${sideName(this.positionAt(0).toMove)} to move.`;
+    let text = t("player.start", { side: sideName(this.positionAt(0).toMove) });
     if (this.ply > 0) {
       const a = this.data.actions[this.ply - 1];
-      text = `${sideName(a.by)} ${a.action}: ${describeAny(this.data, a.events) || "no stones move"}.`;
-      if (!a.turn_end && a.pending) text += ` Mid-turn: ${sideName(a.by)} must ${a.pending}.`;
+      text = t("player.action", { side: sideName(a.by), action: a.action, events: describeAny(this.data, a.events) || t("player.no_stones_move") });
+      if (!a.turn_end && a.pending) text += " " + t("player.mid_turn", { side: sideName(a.by), pending: a.pending });
     }
     const extra = this.opts.caption ? this.opts.caption(this.ply, this.ply > 0 ? this.data.actions[this.ply - 1] : null) : "";
     this.caption.textContent = "";

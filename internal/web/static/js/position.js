@@ -6,16 +6,13 @@
 
 import { get } from "./http.js";
 import { Board } from "./board.js";
-import { actionHole, plural, sideName, sortActions } from "./geom.js";
-import { $, copyText, h } from "./ui.js";
+import { actionHole, sideName, sortActions, stones } from "./geom.js";
+import { $, copyText, errorText, h } from "./ui.js";
+import { t } from "./i18n.js";
 
 // DECISIONS names the decisions of a turn for people.
-const DECISIONS = {
-  head: "a choice at a head",
-  pick: "bonus picks",
-  remove: "removals",
-  direction: "the direction of the next lap",
-};
+// (position.decision.<name> in the catalog).
+const DECISIONS = ["head", "pick", "remove", "direction"];
 
 /** midTurn returns the replay step of game at ply when it is mid-turn at pos, or null. */
 async function midTurn(game, ply, ruleset, pos) {
@@ -30,7 +27,7 @@ function seats(v, toMove) {
   for (const [side, id] of [["N", "#seat-top"], ["S", "#seat-bottom"]]) {
     const box = $(id);
     box.className = `seat${toMove === side ? " to-move" : ""}`;
-    box.append(h("span", { class: "dot" }), h("span", { class: "name" }, sideName(side)), h("span", { class: "count" }, plural(v.stones[side], "stone")));
+    box.append(h("span", { class: "dot" }), h("span", { class: "name" }, sideName(side)), h("span", { class: "count" }, stones(v.stones[side])));
   }
 }
 
@@ -41,7 +38,7 @@ async function setup() {
   $("#f-ruleset").value = ruleset;
   $("#f-pos").value = pos;
   $("#share").addEventListener("click", () => copyText(location.href));
-  const board = new Board($("#board"), { label: "Position board" });
+  const board = new Board($("#board"), { label: t("position.board") });
   $("#flip").addEventListener("change", (e) => board.setFlip(e.target.checked));
   let v;
   let mid = null;
@@ -49,11 +46,11 @@ async function setup() {
     v = await get(`/api/position?${new URLSearchParams({ ruleset, pos })}`);
     mid = await midTurn(q.get("game"), Number(q.get("ply")), ruleset, v.position).catch(() => null);
   } catch (err) {
-    $("#error").textContent = err.message;
+    $("#error").textContent = errorText(err);
     return;
   }
   if (!pos) $("#f-pos").value = v.position;
-  $("#title").textContent = `Position · ${v.ruleset_title || ruleset}`;
+  $("#title").textContent = t("position.title", { title: v.ruleset_title || ruleset });
   $("#ruleset").textContent = v.ruleset;
   board.setRules(v);
   const info = $("#info");
@@ -63,27 +60,27 @@ async function setup() {
     const replayAt = `/replay/${encodeURIComponent(q.get("game"))}?ply=${q.get("ply")}`;
     board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] }, [], null);
     document.body.dataset.decision = mid.step.decision;
-    $("#to-move").textContent = `${sideName(side)} to move, mid-turn`;
+    $("#to-move").textContent = t("position.to_move_mid", { side: sideName(side) });
     seats(v, side);
     info.append(h("div", { class: "text" },
-      h("b", {}, `Mid-turn: ${sideName(side)}'s turn is not over. `),
-      `Due now, ${DECISIONS[mid.step.decision] || mid.step.decision}: ${sideName(side)} must ${mid.step.pending}.`,
-      mid.next && mid.next.by === side ? h("div", { class: "muted small" }, `In the game, ${sideName(side)} played ${mid.next.action}.`) : null,
-      h("div", { class: "muted small", id: "play-reason" }, "A new game starts at the start of a turn, so this position cannot be played from. ",
-        h("a", { href: replayAt }, "Step on in the replay"), " to the end of the turn.")),
-    h("a", { class: "btn primary", id: "play-link", "aria-disabled": "true", title: "Mid-turn: a new game starts at the start of a turn" }, "Play from here"));
+      h("b", {}, t("position.mid.title", { side: sideName(side) })), " ",
+      t("position.mid.due", { decision: DECISIONS.includes(mid.step.decision) ? t(`position.decision.${mid.step.decision}`) : mid.step.decision, side: sideName(side), pending: mid.step.pending }),
+      mid.next && mid.next.by === side ? h("div", { class: "muted small" }, t("position.mid.played", { side: sideName(side), action: mid.next.action })) : null,
+      h("div", { class: "muted small", id: "play-reason" }, t("position.mid.cannot"), " ",
+        h("a", { href: replayAt }, t("position.mid.step_on")), " ", t("position.mid.to_end"))),
+    h("a", { class: "btn primary", id: "play-link", "aria-disabled": "true", title: t("position.mid.play_title") }, t("position.play")));
     return;
   }
   const holes = [...new Set((v.legal || []).map((a) => actionHole(a).hole).filter(Boolean))];
   board.set({ size: v.size, rows: v.board.rows, heads: v.board.heads || [] }, holes);
   document.body.dataset.decision = v.decision;
-  $("#to-move").textContent = v.status === "over" ? "game over" : `${sideName(v.to_move)} to move`;
+  $("#to-move").textContent = v.status === "over" ? t("position.over") : t("home.from.to_move", { side: sideName(v.to_move) });
   seats(v, v.status === "over" ? "" : v.to_move);
   info.append(h("div", { class: "text" },
-    v.status === "over" ? `Game over: ${v.result === "draw" ? "draw" : `${sideName(v.result)} wins`} (${v.reason}).` : `Legal: ${sortActions(v.legal || []).join(" ") || "none"}`,
+    v.status === "over" ? t("position.game_over", { result: v.result === "draw" ? t("result.draw") : t("result.side_wins", { side: sideName(v.result) }), reason: v.reason }) : t("position.legal", { actions: sortActions(v.legal || []).join(" ") || t("position.legal_none") }),
     v.pending ? h("div", { class: "muted small" }, v.pending) : null),
-    v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, "Play from here"),
-    h("a", { class: "btn", id: "analysis-link", href: `/analysis?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, "Analyse"));
+    v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("position.play")),
+    h("a", { class: "btn", id: "analysis-link", href: `/analysis?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("analysis.open")));
 }
 
 setup();

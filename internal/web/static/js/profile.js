@@ -6,7 +6,8 @@ import { get, post } from "./http.js";
 import { saveSeat } from "./storage.js";
 import { logOut, me, ratingText } from "./account.js";
 import { ratingPlot } from "./ratingplot.js";
-import { $, h, playerText, pageId, when } from "./ui.js";
+import { $, errorText, h, playerText, pageId, when } from "./ui.js";
+import { t } from "./i18n.js";
 
 const name = pageId();
 let own = false;
@@ -14,7 +15,8 @@ let oldest = "";
 let oldestId = "";
 const pageSize = 20;
 
-const outcomes = { won: "Won", lost: "Lost", drawn: "Drawn", playing: "In play" };
+// The outcomes whose words the catalog carries (profile.outcome.<name>).
+const outcomes = ["won", "lost", "drawn", "playing"];
 
 async function openSeated(id) {
   try {
@@ -22,7 +24,7 @@ async function openSeated(id) {
     saveSeat(id, seat.token);
     location.assign(`/game/${encodeURIComponent(id)}`);
   } catch (ex) {
-    $("#games-error").textContent = ex.message;
+    $("#games-error").textContent = errorText(ex);
   }
 }
 
@@ -31,13 +33,13 @@ function row(g) {
   const live = g.result === "*";
   return h("tr", { "data-game": g.id },
     h("td", {}, h("b", {}, g.ruleset_title || g.ruleset), h("div", { class: "small muted mono" }, g.ruleset)),
-    h("td", {}, `${playerText(g.players && g.players.S)} – ${playerText(g.players && g.players.N)}`, h("div", { class: "small muted" }, `as ${g.side === "S" ? "South" : "North"}`)),
-    h("td", {}, outcomes[g.outcome] || g.outcome),
+    h("td", {}, t("archive.players", { south: playerText(g.players && g.players.S), north: playerText(g.players && g.players.N) }), h("div", { class: "small muted" }, t("profile.as", { side: t(g.side === "S" ? "side.S" : "side.N") }))),
+    h("td", {}, outcomes.includes(g.outcome) ? t(`profile.outcome.${g.outcome}`) : g.outcome),
     h("td", { class: "hide-phone small" }, when(g.updated)),
     h("td", {},
-      own && live ? h("button", { type: "button", class: "btn small primary", onclick: () => openSeated(g.id) }, "Play") : null,
-      live ? null : h("a", { class: "btn small", href: `/replay/${id}` }, "Replay"),
-      live && !own ? h("a", { class: "btn small", href: `/game/${id}` }, "Watch") : null));
+      own && live ? h("button", { type: "button", class: "btn small primary", onclick: () => openSeated(g.id) }, t("player.play")) : null,
+      live ? null : h("a", { class: "btn small", href: `/replay/${id}` }, t("game.btn.replay")),
+      live && !own ? h("a", { class: "btn small", href: `/game/${id}` }, t("archive.watch")) : null));
 }
 
 async function loadGames(more = false) {
@@ -55,14 +57,14 @@ async function loadGames(more = false) {
     const games = res.games || [];
     if (!more) body.textContent = "";
     games.forEach((g) => body.appendChild(row(g)));
-    if (!more && !games.length) body.appendChild(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No games.")));
+    if (!more && !games.length) body.appendChild(h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("profile.no_games"))));
     if (games.length) {
       oldest = games[games.length - 1].updated;
       oldestId = games[games.length - 1].id;
     }
     $("#more").classList.toggle("hidden", games.length < pageSize);
   } catch (ex) {
-    $("#games-error").textContent = ex.message;
+    $("#games-error").textContent = errorText(ex);
   }
 }
 
@@ -78,7 +80,7 @@ async function loadHistory() {
     const res = await get(`/api/players/${encodeURIComponent(name)}/history?${new URLSearchParams({ ruleset })}`);
     box.appendChild(ratingPlot(res.points || []));
   } catch (ex) {
-    box.textContent = ex.message;
+    box.textContent = errorText(ex);
   }
 }
 
@@ -88,11 +90,11 @@ async function changePassword(e) {
   $("#password-done").textContent = "";
   try {
     await post("/api/account/password", { old: $("#old").value, new: $("#new").value });
-    $("#password-done").textContent = "Password changed; your other browsers are logged out.";
+    $("#password-done").textContent = t("profile.password_changed");
     $("#old").value = "";
     $("#new").value = "";
   } catch (ex) {
-    $("#password-error").textContent = ex.message;
+    $("#password-error").textContent = errorText(ex);
   }
 }
 
@@ -101,7 +103,7 @@ async function setup() {
   try {
     p = await get(`/api/players/${encodeURIComponent(name)}`);
   } catch (ex) {
-    $("#profile-error").textContent = ex.message;
+    $("#profile-error").textContent = errorText(ex);
     return;
   }
   document.title = `${p.name} · matombo`;
@@ -112,19 +114,19 @@ async function setup() {
   for (const r of p.ratings) {
     ratings.appendChild(h("tr", { class: r.provisional ? "provisional" : "" },
       h("td", {}, h("a", { href: `/leaderboard?${new URLSearchParams({ ruleset: r.ruleset })}` }, r.ruleset)),
-      h("td", { title: r.provisional ? "provisional" : "" }, ratingText(r)),
+      h("td", { title: r.provisional ? t("ratings.provisional") : "" }, ratingText(r)),
       h("td", {}, String(Math.round(r.rd))), h("td", {}, String(r.games))));
     $("#history-ruleset").appendChild(h("option", { value: r.ruleset }, r.ruleset));
   }
   $("#history-row").classList.toggle("hidden", !p.ratings.length);
-  if (!p.ratings.length) ratings.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, "No rated games yet.")));
+  if (!p.ratings.length) ratings.appendChild(h("tr", {}, h("td", { colspan: 4, class: "muted" }, t("profile.no_rated"))));
   const results = $("#results tbody");
   for (const s of p.results) {
     results.appendChild(h("tr", {}, h("td", {}, s.ruleset), h("td", {}, String(s.games)), h("td", {}, String(s.won)),
       h("td", {}, String(s.lost)), h("td", {}, String(s.drawn)), h("td", {}, String(s.playing))));
     $("#filter-ruleset").appendChild(h("option", { value: s.ruleset }, s.ruleset));
   }
-  if (!p.results.length) results.appendChild(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No games yet.")));
+  if (!p.results.length) results.appendChild(h("tr", {}, h("td", { colspan: 6, class: "muted" }, t("offline.sync.none"))));
   $("#history-ruleset").addEventListener("change", loadHistory);
   $("#filter-ruleset").addEventListener("change", () => loadGames());
   $("#filter-result").addEventListener("change", () => loadGames());
@@ -132,7 +134,7 @@ async function setup() {
   if (own) {
     $("#own-box").classList.remove("hidden");
     $("#password-form").addEventListener("submit", changePassword);
-    $("#logout").addEventListener("click", () => logOut().catch((ex) => { $("#password-error").textContent = ex.message; }));
+    $("#logout").addEventListener("click", () => logOut().catch((ex) => { $("#password-error").textContent = errorText(ex); }));
   }
   loadHistory();
   loadGames();

@@ -1,5 +1,7 @@
 // A rating history drawn as SVG: the rating line in its ±2 RD band.
 
+import { t } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 function el(tag, attrs = {}, text = "") {
@@ -14,8 +16,8 @@ export function ratingPlot(points, { width = 480, height = 200 } = {}) {
   const pad = { l: 44, r: 10, t: 10, b: 24 };
   const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
   if (!points.length) {
-    svg.append(el("text", { x: width / 2, y: height / 2, "text-anchor": "middle" }, "No rated games yet."));
-    svg.setAttribute("aria-label", "No rated games yet");
+    svg.append(el("text", { x: width / 2, y: height / 2, "text-anchor": "middle" }, t("profile.no_rated")));
+    svg.setAttribute("aria-label", t("profile.no_rated"));
     return svg;
   }
   const lo = Math.min(...points.map((p) => p.rating - 2 * p.rd));
@@ -37,11 +39,11 @@ export function ratingPlot(points, { width = 480, height = 200 } = {}) {
   svg.append(el("polyline", { class: "line", points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ") }));
   points.forEach((p, i) => {
     const c = el("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "line" });
-    c.append(el("title", {}, `${Math.round(p.rating)} ± ${Math.round(2 * p.rd)} after game ${p.game}`));
+    c.append(el("title", {}, t("plot.point", { rating: Math.round(p.rating), rd: Math.round(2 * p.rd), game: p.game })));
     svg.append(c);
   });
-  svg.append(el("text", { x: pad.l, y: height - 6 }, `${n} rated game${n === 1 ? "" : "s"}`));
+  svg.append(el("text", { x: pad.l, y: height - 6 }, t("plot.games", { count: n })));
   const last = points[n - 1];
-  svg.setAttribute("aria-label", `Rating history: ${n} games, now ${Math.round(last.rating)} ± ${Math.round(2 * last.rd)}`);
+  svg.setAttribute("aria-label", t("plot.label", { count: n, rating: Math.round(last.rating), rd: Math.round(2 * last.rd) }));
   return svg;
 }

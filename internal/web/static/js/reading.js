@@ -4,6 +4,7 @@
 // "Import as the DLP reading" button that sends it again under that ruleset.
 
 import { h } from "./ui.js";
+import { t } from "./i18n.js";
 
 /** DLP_CHORO is Choro's reading by the Digital Ludeme Project (RULES.md §3.4). */
 export const DLP_CHORO = "choro opening=sequential cw=any leave=no";
@@ -21,8 +22,8 @@ export function importPath(ruleset = "") {
 export function offerReading(box, err, retry) {
   const rs = err && err.suggestRuleset;
   if (!rs) return false;
-  const label = rs === DLP_CHORO ? "Import as the DLP reading" : `Import as ${rs}`;
-  const btn = h("button", { type: "button", class: "btn small primary", id: "import-as", "data-ruleset": rs, title: `Import it under ${rs}`, onclick: () => {
+  const label = rs === DLP_CHORO ? t("archive.import.as_dlp") : t("archive.import.as", { ruleset: rs });
+  const btn = h("button", { type: "button", class: "btn small primary", id: "import-as", "data-ruleset": rs, title: t("archive.import.as_title", { ruleset: rs }), onclick: () => {
     btn.disabled = true;
     retry(rs);
   } }, label);

@@ -5,7 +5,8 @@ import { get } from "./http.js";
 import { saveSetting, setting } from "./storage.js";
 import { renderMoves } from "./movelist.js";
 import { Player } from "./player.js";
-import { $, copyText, h, pageId, playerText, resultText } from "./ui.js";
+import { $, copyText, errorText, h, pageId, playerText, resultText } from "./ui.js";
+import { t } from "./i18n.js";
 import { reviewHref } from "./review.js";
 
 async function setup() {
@@ -15,7 +16,7 @@ async function setup() {
   speedSel.addEventListener("change", () => saveSetting("speed", speedSel.value));
   let data;
   const player = new Player($("#player"), {
-    label: "Replay board",
+    label: t("player.board"),
     documentKeys: true,
     speed: () => speedSel.value,
     onChange: (ply) => changed(ply),
@@ -31,14 +32,14 @@ async function setup() {
   function changed(ply) {
     if (!data) return;
     history.replaceState(null, "", `${location.pathname}?ply=${ply}`);
-    renderMoves($("#moves"), player.turns.map((t) => t.actions), {
+    renderMoves($("#moves"), player.turns.map((turn) => turn.actions), {
       current: player.turnIndex(ply),
       first: player.firstToMove(),
       moves: data.moves,
       href: (i) => (player.turns[i] ? `?ply=${player.turns[i].first + player.turns[i].actions.length}` : "#"),
       onPick: (i) => {
-        const t = player.turns[i];
-        if (t) player.go(t.first + t.actions.length);
+        const turn = player.turns[i];
+        if (turn) player.go(turn.first + turn.actions.length);
       },
     });
     const pos = ply === 0 ? data.start : data.actions[ply - 1].position;
@@ -58,11 +59,11 @@ async function setup() {
     if (turnStart && !stuck) {
       play.href = `/?${new URLSearchParams({ ruleset: data.ruleset, pos })}`;
       play.removeAttribute("aria-disabled");
-      play.title = "Start a new game from this position";
+      play.title = t("replay.play_title");
     } else {
       play.removeAttribute("href");
       play.setAttribute("aria-disabled", "true");
-      play.title = stuck ? "The game is over here: nobody can move" : "Mid-turn: step on to the end of the turn to play from there";
+      play.title = stuck ? t("replay.stuck") : t("replay.mid_turn");
     }
     $("#banner").classList.toggle("hidden", ply !== data.actions.length || data.result === "*" || !data.result);
   }
@@ -70,19 +71,19 @@ async function setup() {
   try {
     data = await get(`/api/games/${encodeURIComponent(id)}/replay`);
   } catch (err) {
-    $("#title").textContent = "Replay not found";
-    $("#error").textContent = err.message;
+    $("#title").textContent = t("replay.not_found");
+    $("#error").textContent = errorText(err);
     return;
   }
   const game = data.ruleset.split(" ")[0];
   const title = data.ruleset_title || game.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
-  $("#title").textContent = `Replay · ${title}`;
+  $("#title").textContent = t("replay.title", { title });
   $("#ruleset").textContent = data.ruleset;
   const ps = data.players || {};
-  $("#players").textContent = `South: ${playerText(ps.S)} · North: ${playerText(ps.N)}`;
+  $("#players").textContent = t("replay.players", { south: playerText(ps.S), north: playerText(ps.N) });
   // An imported record's own headers (Event, Site, Date, …), names aside.
-  const headers = (data.headers || []).filter((t) => t.key !== "South" && t.key !== "North");
-  $("#headers").textContent = headers.map((t) => `${t.key}: ${t.value}`).join(" · ");
+  const headers = (data.headers || []).filter((hd) => hd.key !== "South" && hd.key !== "North");
+  $("#headers").textContent = headers.map((hd) => `${hd.key}: ${hd.value}`).join(" · ");
   $("#headers").classList.toggle("hidden", headers.length === 0);
   $("#record-link").href = `/api/games/${encodeURIComponent(id)}/record`;
   $("#record-link").setAttribute("download", `matombo-${id}.txt`);
@@ -94,7 +95,7 @@ async function setup() {
   const ply = Number(new URLSearchParams(location.search).get("ply") || "0");
   player.load(data, Number.isFinite(ply) ? ply : 0);
   document.querySelector(".game").classList.toggle("wide", player.board.board.size > 21);
-  document.title = `Replay · ${title} · matombo`;
+  document.title = `${t("replay.title", { title })} · matombo`;
 }
 
 setup();

@@ -6,7 +6,9 @@
 
 import { get, post } from "./http.js";
 import { sideName } from "./geom.js";
-import { h } from "./ui.js";
+import { t } from "./i18n.js";
+import { errorText, h } from "./ui.js";
+import { chanceText } from "./analysis-graph.js";
 
 /** reviewHref is the address of the review of game id: the analysis board, reviewing. */
 export function reviewHref(id) {
@@ -39,33 +41,33 @@ export class Review {
 
   showStart(message = "") {
     this.box.textContent = "";
-    const btn = h("button", { type: "button", class: "btn primary", id: "review-start", onclick: () => this.start() }, "Review this game");
-    this.box.append(h("p", { class: "small muted" }, "The computer evaluates every turn: the winning chance before and after it, the best turn and its line, and marks the inaccuracies (?!), mistakes (?) and blunders (??)."), btn);
+    const btn = h("button", { type: "button", class: "btn primary", id: "review-start", onclick: () => this.start() }, t("review.start"));
+    this.box.append(h("p", { class: "small muted" }, t("review.intro")), btn);
     if (message) this.box.append(h("p", { class: "error", role: "alert" }, message));
   }
 
   async start() {
     this.box.textContent = "";
-    this.bar = h("div", { class: "progress", role: "progressbar", "aria-label": "Review progress", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": "0" }, h("div"));
-    this.status = h("p", { class: "small muted", id: "review-status" }, "Starting the review…");
+    this.bar = h("div", { class: "progress", role: "progressbar", "aria-label": t("review.progress"), "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": "0" }, h("div"));
+    this.status = h("p", { class: "small muted", id: "review-status" }, t("review.starting"));
     this.box.append(this.bar, this.status);
     try {
       this.progress(await post(`/api/games/${encodeURIComponent(this.id)}/review`, {}));
     } catch (err) {
-      this.showStart(err.message);
+      this.showStart(errorText(err));
     }
   }
 
   progress(v) {
     if (v.status === "failed") {
-      this.showStart(v.error || "The review stopped.");
+      this.showStart(v.error ? t("review.stopped_why", { why: v.error }) : t("review.stopped"));
       return;
     }
     const pct = v.total ? Math.round((100 * v.done) / v.total) : 0;
     this.bar.firstChild.style.width = `${pct}%`;
     this.bar.setAttribute("aria-valuenow", String(pct));
     if (v.status !== "done") {
-      this.status.textContent = `Reviewing: ${v.done} of ${v.total} positions (${v.limits}).`;
+      this.status.textContent = t("review.running", { done: v.done, total: v.total, limits: v.limits });
       setTimeout(() => this.poll(), POLL_MS);
       return;
     }
@@ -78,7 +80,7 @@ export class Review {
     try {
       this.progress(await get(`/api/games/${encodeURIComponent(this.id)}/review`));
     } catch (err) {
-      this.showStart(err.message);
+      this.showStart(errorText(err));
     }
   }
 
@@ -86,34 +88,35 @@ export class Review {
     const v = this.data;
     this.box.textContent = "";
     const counts = { S: { inaccuracy: 0, mistake: 0, blunder: 0 }, N: { inaccuracy: 0, mistake: 0, blunder: 0 } };
-    for (const t of v.turns) if (t.judgement && counts[t.side]) counts[t.side][t.judgement]++;
-    const grid = h("div", { class: "review-counts" }, h("span"), h("b", {}, "South"), h("b", {}, "North"));
-    for (const [k, label] of [["inaccuracy", "Inaccuracies ?!"], ["mistake", "Mistakes ?"], ["blunder", "Blunders ??"]]) {
-      grid.append(h("span", { class: `judge ${k}` }, label), h("span", {}, String(counts.S[k])), h("span", {}, String(counts.N[k])));
+    for (const turn of v.turns) if (turn.judgement && counts[turn.side]) counts[turn.side][turn.judgement]++;
+    const grid = h("div", { class: "review-counts" }, h("span"), h("b", {}, sideName("S")), h("b", {}, sideName("N")));
+    for (const k of ["inaccuracy", "mistake", "blunder"]) {
+      grid.append(h("span", { class: `judge ${k}` }, t(`review.count.${k}`)), h("span", {}, String(counts.S[k])), h("span", {}, String(counts.N[k])));
     }
     const th = v.thresholds || {};
     this.box.append(grid,
-      h("p", { class: "small muted" }, `A turn losing the mover ${th.inaccuracy} points of winning chance or more is an inaccuracy, ${th.mistake} a mistake, ${th.blunder} or a proven win thrown away a blunder. Search: ${v.limits}. Click a marked turn to see the better line.`),
+      h("p", { class: "small muted" }, t("review.explain", { inaccuracy: th.inaccuracy, mistake: th.mistake, blunder: th.blunder, limits: v.limits })),
       this.detail);
   }
 
   /** show writes the judgement of turn i (0-based) of the review, or clears it. */
   show(i) {
     this.detail.textContent = "";
-    const t = this.data && this.data.turns[i];
-    if (!t) return;
-    const who = t.side === "both" ? "Both" : sideName(t.side);
-    const judged = t.judgement ? h("b", { class: `judge ${t.judgement}` }, ` ${t.judgement}`) : h("span", {}, " good");
+    const turn = this.data && this.data.turns[i];
+    if (!turn) return;
+    const who = turn.side === "both" ? t("review.both") : sideName(turn.side);
+    const judged = h(turn.judgement ? "b" : "span", { class: `judge ${turn.judgement}` }, ` ${t(`review.judgement.${turn.judgement || "good"}`)}`);
+    const drop = turn.note ? "" : ` ${t("review.points", { points: `${turn.drop > 0 ? "−" : "+"}${Math.abs(turn.drop).toFixed(1)}` })}`;
     this.detail.append(...[
-      h("p", {}, h("b", {}, `${t.number} ${t.actions}`), ` (${who}):`, judged, t.note ? "" : ` (${t.drop > 0 ? "−" : "+"}${Math.abs(t.drop).toFixed(1)} points)`),
-      h("p", { class: "small" }, `South's chance: ${t.before.text} before, ${t.after.text} after.`),
-      t.note ? h("p", { class: "small muted" }, t.note) : null,
+      h("p", {}, h("b", {}, `${turn.number} ${turn.actions}`), ` (${who}):`, judged, drop),
+      h("p", { class: "small" }, t("review.chances", { before: chanceText(turn.before), after: chanceText(turn.after) })),
+      turn.note ? h("p", { class: "small muted" }, turn.note) : null,
     ].filter(Boolean));
-    if (t.best && t.best !== t.actions) {
+    if (turn.best && turn.best !== turn.actions) {
       this.detail.append(
-        h("p", { class: "small" }, "Better: ", h("b", { id: "review-best" }, t.best)),
-        h("p", { class: "small pv", id: "review-pv" }, t.pv),
-        h("button", { type: "button", class: "btn small", id: "review-play", onclick: () => this.onLine(i, lineActions(t.pv || t.best)) }, "Play the better line on the board"),
+        h("p", { class: "small" }, t("review.better"), " ", h("b", { id: "review-best" }, turn.best)),
+        h("p", { class: "small pv", id: "review-pv" }, turn.pv),
+        h("button", { type: "button", class: "btn small", id: "review-play", onclick: () => this.onLine(i, lineActions(turn.pv || turn.best)) }, t("review.play_line")),
       );
     }
   }

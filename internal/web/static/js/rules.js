@@ -4,33 +4,24 @@
 
 import { get } from "./http.js";
 import { Player } from "./player.js";
-import { $, h } from "./ui.js";
+import { $, errorText, h } from "./ui.js";
+import { t } from "./i18n.js";
 
-// What each scene shows, in words, step by step (by ply after the scene's start).
-const WORDS = {
-  tsoro: {
-    relay: "South lifts a hole and sows. Each time the last stone lands in an occupied hole, South lifts that hole too and sows on: a relay. The turn ends when a last stone lands in an empty hole.",
-    capture: "North relays until the last stone lands in an empty hole of North's inner row. The South holes opposite it, inner and then outer, are captured. Then come the bonus picks: North empties more South holes of its choice.",
-    head: "South's lap ends in South's own head (marked with a crown). There South may relay as usual or stop and keep the stones as a store; here South stops.",
-  },
-  nsolo: {
-    relay: "South sows; every lap that ends in an occupied hole is lifted and sown again, round South's two rows.",
-    capture: "The last stone lands in an empty hole of South's inner row, and North's inner hole opposite has stones: they are captured. Then South removes the same number of stones from North's side, one at a time, from any holes.",
-  },
-  choro: {
-    opening: "Both players choose an outer hole at the same time, neither seeing the other's choice (on this site South chooses first, unseen, then North). Then both openings are sown together, one stone a step each. Until a player's stones reach their inner row, a lap that ends in an occupied hole captures the opponent's outer hole in the same column into the hole the lap started from, which is sown next: the two sides capture from each other as they go. The first player whose lap ends in an empty hole starts the main phase.",
-    capture: "A lap ends in an occupied hole of the inner row while both opposite holes hold stones: it is in opposition. Both opposite holes are captured into the hole the lap started from, and those stones are sown again.",
-    clockwise: "The special holes (leftmost outer, second-from-left inner) may sow clockwise, but only when that lap ends in opposition and captures.",
-    again: "A turn that begins clockwise may go on clockwise: after each clockwise capture the captured stones may be sown clockwise again from the same hole, as long as that captures. Once a lap of the turn has gone anticlockwise, only one more clockwise lap is allowed (cw=first, Driberg's reading).",
-    leave: "After a clockwise capture the player may leave the captured stones where they are and sow the other special hole clockwise instead, if that captures too. Once stones have been left, the player may also sow any other hole of two or more anticlockwise instead of the captured stones (leave=yes, Driberg's reading).",
-  },
+// The scenes whose words the catalog carries, by game: rules.demo.<game>.<scene>
+// says what a scene shows; rules.demo.<game>.<scene>.title is its tab.
+const SCENES = {
+  tsoro: ["relay", "capture", "head"],
+  nsolo: ["relay", "capture"],
+  choro: ["opening", "capture", "clockwise", "again", "leave"],
 };
 
 // Words for a step of a scene, by scene and step (the simultaneous
 // opening's two hidden choices).
 const STEP_WORDS = {
-  opening: (step) => (step.by === "S" ? `South chooses ${step.action} and keeps it hidden.` : `North chooses ${step.action}; both openings are sown together.`),
+  opening: (step) => (step.by === "S" ? t("rules.demo.step.south_hides", { hole: step.action }) : t("rules.demo.step.north_chooses", { hole: step.action })),
 };
+
+const known = (game, key) => (SCENES[game] || []).includes(key);
 
 async function setup() {
   const game = document.body.dataset.game;
@@ -41,12 +32,12 @@ async function setup() {
   try {
     data = await get(`/static/demo/${game}.json`);
   } catch (err) {
-    host.textContent = err.message;
+    host.textContent = errorText(err);
     return;
   }
   let scene = null;
   const player = new Player(host, {
-    label: `${game} demo board`,
+    label: t("rules.demo.board", { game }),
     speed: () => "slow",
     caption: (ply, step) => (step && scene && STEP_WORDS[scene.key] ? STEP_WORDS[scene.key](step) : ""),
   });
@@ -54,11 +45,11 @@ async function setup() {
     const sc = data.scenes[i];
     scene = sc;
     tabs.querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-pressed", String(i === j)));
-    words.textContent = (WORDS[game] || {})[sc.key] || "";
+    words.textContent = known(game, sc.key) ? t(`rules.demo.${game}.${sc.key}`) : "";
     player.load({ ruleset: data.ruleset, special_holes: data.special_holes, sides: data.sides, start: sc.start, actions: sc.actions }, 0);
   };
   data.scenes.forEach((sc, i) => {
-    tabs.appendChild(h("button", { type: "button", class: "btn small", "aria-pressed": "false", "data-scene": sc.key, onclick: () => show(i) }, sc.title));
+    tabs.appendChild(h("button", { type: "button", class: "btn small", "aria-pressed": "false", "data-scene": sc.key, onclick: () => show(i) }, known(game, sc.key) ? t(`rules.demo.${game}.${sc.key}.title`) : sc.title));
   });
   $("#demo-ruleset").textContent = data.ruleset;
   show(0);

@@ -2,7 +2,8 @@
 
 import { post } from "./http.js";
 import { profileURL } from "./account.js";
-import { $ } from "./ui.js";
+import { $, errorText } from "./ui.js";
+import { t } from "./i18n.js";
 
 async function submit(e) {
   e.preventDefault();
@@ -11,22 +12,22 @@ async function submit(e) {
   const name = $("#name").value.trim();
   const password = $("#password").value;
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{2,23}$/.test(name)) {
-    err.textContent = "A user name has 3 to 24 letters, digits, _ - or . (not first).";
+    err.textContent = t("signup.error.name");
     return;
   }
   if (password.length < 8) {
-    err.textContent = "A password has at least 8 characters.";
+    err.textContent = t("signup.error.password");
     return;
   }
   if (password !== $("#password2").value) {
-    err.textContent = "The two passwords differ.";
+    err.textContent = t("signup.error.differ");
     return;
   }
   try {
     const res = await post("/api/account/signup", { name, password });
     location.assign(profileURL(res.name));
   } catch (ex) {
-    err.textContent = ex.message;
+    err.textContent = errorText(ex);
   }
 }
 

@@ -4,6 +4,8 @@
 // Seat tokens live in localStorage under matombo.seat.<id> (and, for games on
 // one device, both seats under matombo.seats.<id>).
 
+import { TextError } from "./geom.js";
+
 function store() {
   try {
     return window.localStorage;
@@ -80,7 +82,7 @@ export function saveSetting(name, value) {
  * the server's answer (id, token, tokens, invite, team_invite), and goes to it.
  */
 export function openCreated(res) {
-  if (!res || !res.id) throw new Error("the server did not return a game");
+  if (!res || !res.id) throw new TextError("error.no_game");
   if (res.token) saveSeat(res.id, res.token);
   if (res.tokens) saveLocalSeats(res.id, res.tokens);
   if (res.invite) saveInvite(res.id, res.invite);

@@ -1,6 +1,8 @@
 // Small DOM helpers shared by the pages.
 
-import { sideName } from "./geom.js";
+import { TextError, sideName } from "./geom.js";
+export { TextError };
+import { t } from "./i18n.js";
 
 /** h builds an element: h("a", {href: "/"}, "text", child...). */
 export function h(tag, attrs = {}, ...children) {
@@ -26,28 +28,28 @@ let toastTimer = null;
 
 /** toast shows a short message at the bottom of the screen. */
 export function toast(msg, ms = 2600) {
-  let t = $("#toast");
-  if (!t) {
-    t = h("div", { id: "toast", class: "toast hidden", role: "status" });
-    document.body.appendChild(t);
+  let box = $("#toast");
+  if (!box) {
+    box = h("div", { id: "toast", class: "toast hidden", role: "status" });
+    document.body.appendChild(box);
   }
-  t.textContent = msg;
-  t.classList.remove("hidden");
+  box.textContent = msg;
+  box.classList.remove("hidden");
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => t.classList.add("hidden"), ms);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), ms);
 }
 
 /** copyText copies to the clipboard, falling back to selecting an input. */
 export async function copyText(text, input = null) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Copied to the clipboard");
+    toast(t("ui.copied"));
     return true;
   } catch {
     if (input) {
       input.focus();
       input.select();
-      toast("Press Ctrl+C (or ⌘C) to copy");
+      toast(t("ui.copy_by_hand"));
     }
     return false;
   }
@@ -55,27 +57,27 @@ export async function copyText(text, input = null) {
 
 /** resultText says a finished game's result in words. */
 export function resultText(result, reason, you = "") {
-  if (result === "draw") return { title: "Draw", detail: reasonText(reason, result) };
-  if (result !== "S" && result !== "N") return { title: "Game in progress", detail: "" };
-  let title = `${sideName(result)} wins`;
-  if (you === result) title = "You win";
-  else if (you) title = "You lose";
+  if (result === "draw") return { title: t("result.draw"), detail: reasonText(reason, result) };
+  if (result !== "S" && result !== "N") return { title: t("result.in_progress"), detail: "" };
+  let title = t("result.side_wins", { side: sideName(result) });
+  if (you === result) title = t("result.you_win");
+  else if (you) title = t("result.you_lose");
   return { title, detail: reasonText(reason, result) };
 }
 
 function reasonText(reason, result) {
-  const loser = result === "S" ? "North" : result === "N" ? "South" : "";
+  const loser = result === "S" ? sideName("N") : result === "N" ? sideName("S") : "";
   switch (reason) {
     case "no legal action":
-      return `${loser} has no legal move.`;
+      return t("result.reason.no_legal_move", { side: loser });
     case "repetition":
-      return result === "draw" ? "The position repeated." : "The position repeated; adjudicated on stones held.";
+      return result === "draw" ? t("result.reason.repetition_draw") : t("result.reason.repetition");
     case "turn limit":
-      return "The 2,000-turn limit was reached; adjudicated on stones held.";
+      return t("result.reason.turn_limit");
     case "resigned":
-      return `${loser} resigned.`;
+      return t("result.reason.resigned", { side: loser });
     default:
-      return reason ? `${reason[0].toUpperCase()}${reason.slice(1)}.` : "";
+      return reason ? t("result.reason.other", { reason }) : "";
   }
 }
 
@@ -90,10 +92,10 @@ export function givenName(p) {
  * "open seat" for a human seat nobody has taken yet (seated false).
  */
 export function playerText(p, seated = true) {
-  if (!p) return "open seat";
-  if (p.kind === "ai") return `Computer · level ${p.level}`;
-  if (seated === false) return "open seat";
-  return givenName(p) || "Player";
+  if (!p) return t("player.open_seat");
+  if (p.kind === "ai") return t("player.computer_level", { level: p.level });
+  if (seated === false) return t("player.open_seat");
+  return givenName(p) || t("player.player");
 }
 
 /** when formats an ISO time as a short local date and time. */
@@ -113,5 +115,47 @@ export function pageId() {
 /** fail shows an error in a page's main area. */
 export function fail(where, err) {
   const box = typeof where === "string" ? $(where) : where;
-  if (box) box.textContent = err && err.message ? err.message : String(err);
+  if (box) box.textContent = errorText(err);
 }
+
+// CODE_KEYS are the API's error codes (docs/API.md) whose words the
+// catalogs carry: the page shows those, never the server's English. The
+// other codes (bad_request, conflict, forbidden, not_found) name what was
+// wrong only in the server's sentence, which is shown in a translated frame.
+const CODE_KEYS = {
+  network: "error.network",
+  rate_limited: "error.rate_limited",
+  internal: "error.internal",
+  unavailable: "error.unavailable",
+  too_large: "error.too_large",
+  misdirected: "error.misdirected",
+  unsupported_media_type: "error.unsupported",
+  method_not_allowed: "error.unsupported",
+  unauthorized: "error.unauthorized",
+};
+
+// FRAMES are the translated frames of the server's sentence, by code.
+const FRAMES = {
+  bad_request: "error.refused",
+  conflict: "error.conflict",
+  forbidden: "error.forbidden",
+  not_found: "error.not_found",
+  engine: "error.engine",
+};
+
+/**
+ * errorText says an error in the page's language: an API error (http.js's
+ * ApiError) by its code, the server's own sentence (in English) inside a
+ * translated frame where only the sentence says what was wrong; an error
+ * of the page itself by its message key (err.key, err.vars) when it has one.
+ */
+export function errorText(err) {
+  if (!err) return t("error.unknown");
+  if (err.key) return t(err.key, err.vars || {});
+  if (err.code && CODE_KEYS[err.code]) return t(CODE_KEYS[err.code]);
+  if (err.code && FRAMES[err.code] && err.message) return t(FRAMES[err.code], { message: err.message });
+  if (err.code && err.message) return t("error.server", { message: err.message });
+  return err.message ? t("error.other", { message: err.message }) : t("error.unknown");
+}
+
+
