@@ -110,6 +110,7 @@ func (sc *scheduler) dispatchBackground() {
 		sc.bg.free = sc.bg.free[:len(sc.bg.free)-1]
 		sc.busy++
 		sc.bg.busy++
+		sc.stats.Background++
 		w.got <- slot // never blocks: got holds one
 	}
 }

@@ -70,6 +70,11 @@ type AIStats struct {
 	Queued     int    // turns waiting now, for a thinker or a quick worker
 	Thinking   int    // turns being played by thinkers now
 	Thinkers   int    // the thinkers (turns thought at once at their level)
+	// Background counts the searches of reviews and of the analysis
+	// board given a thinker (review_sched.go); BackgroundThinking is
+	// those holding one now.
+	Background         uint64
+	BackgroundThinking int
 	// Waits counts the turns by their wait from queued to started, in the
 	// buckets of AIWaitBounds (the last one: longer); WaitSum is their sum.
 	Waits   [len(AIWaitBounds) + 1]uint64
@@ -335,6 +340,7 @@ func (sc *scheduler) snapshot() AIStats {
 	defer sc.mu.Unlock()
 	st := sc.stats
 	st.Queued, st.Thinking = sc.queued, sc.busy-sc.bg.busy // background searches aside
+	st.BackgroundThinking = sc.bg.busy
 	return st
 }
 

@@ -76,6 +76,9 @@ func reviewBlunder(s *session) {
 		s.t.Errorf("turn shown %q, want %s %s judged a blunder", got, want.Number, want.Actions)
 	}
 	s.shot(ctx, "review-blunder-phone")
+	s.run(ctx, darkMode(true))
+	s.shot(ctx, "review-blunder-phone-dark")
+	s.run(ctx, darkMode(false))
 	// The better line goes onto the board as a variation.
 	s.run(ctx, chromedp.Click(chromedp.CSS("#review-play")))
 	s.waitJS(ctx, `document.querySelector(".tree .var a[aria-current]")`, 20*time.Second)

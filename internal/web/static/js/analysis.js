@@ -288,7 +288,7 @@ class Analysis {
   }
 
   title(v) {
-    const name = v.ruleset_title || v.ruleset.split(" ")[0];
+    const name = v.ruleset_title || v.ruleset.split(" ")[0].split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
     $("#title").textContent = t("analysis.title", { title: name });
     $("#ruleset").textContent = v.ruleset;
     document.title = `${t("analysis.title", { title: name })} · matombo`;
