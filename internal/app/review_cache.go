@@ -89,13 +89,6 @@ func (c *evalCache) putOpening(key string, g search.OpeningGame) {
 	c.openings[key] = g
 }
 
-// len is the number of evaluations kept.
-func (c *evalCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
-}
-
 // positionKey is the key of state s for the cache: its ruleset and
 // position, where a turn starts or the game is over; "" mid-turn, where
 // the position does not tell the decision due (the analysis board keys
