@@ -75,6 +75,9 @@ func reviewBlunder(s *session) {
 	if got := s.text(ctx, ".review-turn"); !strings.Contains(got, "blunder") || !strings.Contains(got, want.Number+" "+want.Actions) {
 		s.t.Errorf("turn shown %q, want %s %s judged a blunder", got, want.Number, want.Actions)
 	}
+	if js[bool](s, ctx, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+		s.t.Error("the review on a phone: the page is wider than the screen")
+	}
 	s.shot(ctx, "review-blunder-phone")
 	s.run(ctx, darkMode(true))
 	s.shot(ctx, "review-blunder-phone-dark")
@@ -131,6 +134,9 @@ func boardVariation(s *session) {
 	s.run(other, chromedp.Navigate(shared))
 	s.waitJS(other, fmt.Sprintf(`document.body.dataset.ready === "1" && (document.querySelector(".tree a[aria-current]")||{}).textContent === %q`, holes[0]), 20*time.Second)
 	s.waitJS(other, `document.querySelector("#eval-text").textContent.includes("%")`, 60*time.Second)
+	if js[bool](s, other, `document.documentElement.scrollWidth > window.innerWidth + 1`) {
+		s.t.Error("the analysis board on a phone: the page is wider than the screen")
+	}
 	s.shot(other, "analysis-phone")
 	s.shot(ctx, "analysis-desktop")
 }
