@@ -157,7 +157,7 @@ func (s *Service) boardEval(ctx context.Context, st, turnStart *mancala.State, s
 		out.Chance = ChanceView{South: 50, Text: "-"}
 		return out, nil
 	}
-	ev, err := as.evaluate(ctx, st, boardKey(turnStart, since, st), false)
+	ev, err := as.evaluate(ctx, st, boardKey(turnStart, since, st), false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (s *Service) boardEval(ctx context.Context, st, turnStart *mancala.State, s
 		if next.OpeningChoiceHidden() {
 			continue
 		}
-		if cev, err = as.evaluate(ctx, next, boardKey(nextStart, nextSince, next), ev.Chance.Proven); err != nil {
+		if cev, err = as.evaluate(ctx, next, boardKey(nextStart, nextSince, next), ev.Chance.Proven, true); err != nil {
 			return nil, err
 		}
 		line := a.String()

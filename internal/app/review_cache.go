@@ -156,9 +156,9 @@ func (as *analysts) limits() search.Limits {
 }
 
 // run calls f with an Analyst on a background slot, once the scheduler
-// gives one.
-func (as *analysts) run(ctx context.Context, f func(an *search.Analyst) error) error {
-	slot, release, err := as.sched.acquire(ctx)
+// gives one (urgent: before the reviews' searches).
+func (as *analysts) run(ctx context.Context, urgent bool, f func(an *search.Analyst) error) error {
+	slot, release, err := as.sched.acquire(ctx, urgent)
 	if err != nil {
 		return err
 	}
@@ -172,8 +172,9 @@ func (as *analysts) run(ctx context.Context, f func(an *search.Analyst) error) e
 }
 
 // evaluate returns the evaluation of s, kept under key (positionKey or
-// boardKey; "" keeps nothing): from the cache, else searched on a slot.
-func (as *analysts) evaluate(ctx context.Context, s *mancala.State, key string, solve bool) (search.Evaluation, error) {
+// boardKey; "" keeps nothing): from the cache, else searched on a slot
+// (urgent: for the analysis board).
+func (as *analysts) evaluate(ctx context.Context, s *mancala.State, key string, solve, urgent bool) (search.Evaluation, error) {
 	k := evalKey(key, solve)
 	if key != "" {
 		if ev, ok := as.cache.get(k); ok {
@@ -181,7 +182,7 @@ func (as *analysts) evaluate(ctx context.Context, s *mancala.State, key string, 
 		}
 	}
 	var ev search.Evaluation
-	err := as.run(ctx, func(an *search.Analyst) error {
+	err := as.run(ctx, urgent, func(an *search.Analyst) error {
 		var err error
 		ev, err = an.EvaluateSolving(ctx, s, solve)
 		return err
@@ -204,7 +205,7 @@ type evaluator struct {
 
 // EvaluateSolving implements search.PositionEvaluator.
 func (e evaluator) EvaluateSolving(ctx context.Context, s *mancala.State, solve bool) (search.Evaluation, error) {
-	ev, err := e.as.evaluate(ctx, s, positionKey(s), solve)
+	ev, err := e.as.evaluate(ctx, s, positionKey(s), solve, false)
 	if err == nil && e.progress != nil {
 		e.progress()
 	}
@@ -218,7 +219,7 @@ func (e evaluator) OpeningGame(ctx context.Context, s *mancala.State) (search.Op
 		return g, nil
 	}
 	var g search.OpeningGame
-	err := e.as.run(ctx, func(an *search.Analyst) error {
+	err := e.as.run(ctx, false, func(an *search.Analyst) error {
 		var err error
 		g, err = an.OpeningGame(ctx, s)
 		return err

@@ -14,7 +14,8 @@ import (
 // at most a client's share of the thinkers (half of them, at least one).
 // A position's search is short (some milliseconds to a few hundred at the
 // review's limits), and a review queues again behind the others after each
-// position, so the reviews share their thinkers round-robin, and an AI turn
+// position, so the reviews share their thinkers round-robin (the analysis
+// board's searches, which someone is waiting for, go before them), and an AI turn
 // arriving while background searches hold thinkers waits at most for one
 // of them to end — far within its wait (MaxWait) before a quick worker
 // takes it.
@@ -36,19 +37,20 @@ type background struct {
 // the slot it is given on got (buffered), or got is closed if the
 // scheduler closes.
 type bgWaiter struct {
-	got chan int
+	got    chan int
+	urgent bool // someone waits for it (the analysis board): before the reviews
 }
 
 // bgSlots is how many background searches run at once.
 func (sc *scheduler) bgSlots() int { return sc.share }
 
 // acquire waits for a thinker for one background search, after the queued
-// AI turns, and returns the slot it holds (0 to bgSlots-1: each slot is
+// AI turns (and, unless urgent, after the urgent searches), and returns the slot it holds (0 to bgSlots-1: each slot is
 // used by one search at a time) and the function that gives it back,
 // which must be called once. It fails when ctx ends or the scheduler
 // closes first.
-func (sc *scheduler) acquire(ctx context.Context) (int, func(), error) {
-	w := &bgWaiter{got: make(chan int, 1)}
+func (sc *scheduler) acquire(ctx context.Context, urgent bool) (int, func(), error) {
+	w := &bgWaiter{got: make(chan int, 1), urgent: urgent}
 	sc.mu.Lock()
 	if sc.closed {
 		sc.mu.Unlock()
@@ -104,8 +106,15 @@ func (sc *scheduler) dispatchBackground() {
 		}
 	}
 	for len(sc.bg.waiting) > 0 && sc.busy < sc.thinkers && sc.bg.busy < sc.bgSlots() && len(sc.bg.free) > 0 {
-		w := sc.bg.waiting[0]
-		sc.bg.waiting = sc.bg.waiting[1:]
+		i := 0
+		for j, q := range sc.bg.waiting {
+			if q.urgent {
+				i = j
+				break
+			}
+		}
+		w := sc.bg.waiting[i]
+		sc.bg.waiting = append(sc.bg.waiting[:i], sc.bg.waiting[i+1:]...)
 		slot := sc.bg.free[len(sc.bg.free)-1]
 		sc.bg.free = sc.bg.free[:len(sc.bg.free)-1]
 		sc.busy++

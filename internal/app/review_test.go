@@ -21,7 +21,7 @@ func TestBackgroundYieldsToAITurns(t *testing.T) {
 	got := make(chan int, 3)
 	for range 3 {
 		go func() {
-			slot, release, err := sc.acquire(context.Background())
+			slot, release, err := sc.acquire(context.Background(), false)
 			if err != nil {
 				t.Error(err)
 				got <- -1
@@ -59,7 +59,7 @@ func TestBackgroundYieldsToAITurns(t *testing.T) {
 	sc.kickAs(t, "A", "a2") // both thinkers busy again
 	f.waitStarted(t, 4)
 	done := make(chan error, 1)
-	go func() { _, _, err := sc.acquire(ctx); done <- err }()
+	go func() { _, _, err := sc.acquire(ctx, false); done <- err }()
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("a cancelled wait for a thinker got one")
@@ -201,5 +201,54 @@ func TestBoard(t *testing.T) {
 	}
 	if m := svc.analysts.searches.Load(); m != n {
 		t.Errorf("the second evaluation of a state searched %d positions, want none", m-n)
+	}
+}
+
+// TestUrgentBackgroundFirst: a search someone waits for (the analysis
+// board's) goes before the reviews' searches queued earlier.
+func TestUrgentBackgroundFirst(t *testing.T) {
+	sc, _, _ := newTestScheduler(t, 2, 16) // one background slot
+	_, release, err := sc.acquire(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := make(chan string, 2)
+	wait := func(name string, urgent bool) {
+		_, rel, err := sc.acquire(context.Background(), urgent)
+		if err != nil {
+			t.Error(err)
+			order <- "error"
+			return
+		}
+		order <- name
+		rel()
+	}
+	go wait("review", false)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		sc.mu.Lock()
+		n := len(sc.bg.waiting)
+		sc.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the review's search did not queue")
+		}
+	}
+	go wait("board", true)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		sc.mu.Lock()
+		n := len(sc.bg.waiting)
+		sc.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the board's search did not queue")
+		}
+	}
+	release()
+	if first, second := <-order, <-order; first != "board" || second != "review" {
+		t.Fatalf("searches got the thinker in the order %s, %s; want board, review", first, second)
 	}
 }
