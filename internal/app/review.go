@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"strings"
 	"sync"
@@ -75,9 +77,23 @@ type ReviewView struct {
 	Thresholds map[string]int `json:"thresholds"`
 }
 
+// ReviewStore keeps finished reviews beyond the process, shared by the
+// instances of a server; a Store may implement it (the SQLite and
+// PostgreSQL stores do). A review is kept by its game and the search it
+// was made with (ReviewView.Limits), as the JSON of its turns.
+type ReviewStore interface {
+	// StoredReview returns the review of game made with limits; nil, and
+	// no error, if there is none.
+	StoredReview(ctx context.Context, game, limits string) ([]byte, error)
+	// PutReview stores the review of game made with limits, replacing
+	// one stored before.
+	PutReview(ctx context.Context, game, limits string, body []byte) error
+}
+
 // reviews are the reviews running and the finished ones kept.
 type reviews struct {
 	as      *analysts
+	store   ReviewStore // nil: the reviews are kept in memory only
 	mu      sync.Mutex
 	jobs    map[string]*reviewJob
 	done    []string // the games of the finished reviews, oldest first
@@ -90,8 +106,10 @@ type reviewJob struct {
 	view ReviewView
 }
 
-func newReviews(as *analysts) *reviews {
-	return &reviews{as: as, jobs: map[string]*reviewJob{}}
+func newReviews(as *analysts, store Store) *reviews {
+	r := &reviews{as: as, jobs: map[string]*reviewJob{}}
+	r.store, _ = store.(ReviewStore)
+	return r
 }
 
 // wait waits for the reviews running (the scheduler is closed: they end).
@@ -116,6 +134,18 @@ func (s *Service) StartReview(ctx context.Context, id string) (*ReviewView, erro
 		return nil, Errorf(EConflict, "game %s is in play; a game is reviewed once it is over", id)
 	}
 	rec, _ := p.record()
+	limits := limitsText(r.as.limits())
+	var stored []ReviewTurn
+	if r.store != nil {
+		body, err := r.store.StoredReview(ctx, id, limits)
+		if err == nil && body != nil {
+			err = json.Unmarshal(body, &stored)
+		}
+		if err != nil {
+			s.log.Warn("review: read a stored review; it is made again", "game", id, "err", err)
+			stored = nil
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if j, ok := r.jobs[id]; ok && j.view.Status != "failed" { // started meanwhile
@@ -125,13 +155,18 @@ func (s *Service) StartReview(ctx context.Context, id string) (*ReviewView, erro
 		return nil, Errorf(ERateLimited, "%d reviews are running already; ask again in a moment", maxReviews)
 	}
 	j := &reviewJob{view: ReviewView{Game: id, Ruleset: rec.Ruleset.String(), Status: "running", Total: search.ReviewPositions(rec),
-		Limits: limitsText(r.as.limits()), Turns: []ReviewTurn{}, Thresholds: thresholds()}}
+		Limits: limits, Turns: []ReviewTurn{}, Thresholds: thresholds()}}
 	r.jobs[id] = j
+	if stored != nil {
+		j.view.Status, j.view.Done, j.view.Turns = "done", j.view.Total, stored
+		r.kept(id)
+		return j.snapshot(), nil
+	}
 	r.running++
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		r.run(s.sched.ctx, j, rec)
+		r.run(s.sched.ctx, s.log, j, rec)
 	}()
 	return j.snapshot(), nil
 }
@@ -149,7 +184,7 @@ func (s *Service) Review(ctx context.Context, id string) (*ReviewView, error) {
 }
 
 // run reviews rec for j.
-func (r *reviews) run(ctx context.Context, j *reviewJob, rec *mancala.Record) {
+func (r *reviews) run(ctx context.Context, log *slog.Logger, j *reviewJob, rec *mancala.Record) {
 	ev := evaluator{as: r.as, progress: func() {
 		r.mu.Lock()
 		j.view.Done = min(j.view.Done+1, j.view.Total)
@@ -164,7 +199,22 @@ func (r *reviews) run(ctx context.Context, j *reviewJob, rec *mancala.Record) {
 		return
 	}
 	j.view.Status, j.view.Done, j.view.Turns = "done", j.view.Total, reviewTurns(rec, rev)
-	r.done = append(r.done, j.view.Game)
+	r.kept(j.view.Game)
+	if r.store != nil {
+		body, err := json.Marshal(j.view.Turns)
+		if err == nil {
+			err = r.store.PutReview(context.WithoutCancel(ctx), j.view.Game, j.view.Limits, body)
+		}
+		if err != nil { // kept in memory; made again after a restart
+			log.Warn("review: store a review", "game", j.view.Game, "err", err)
+		}
+	}
+}
+
+// kept counts the review of game as finished, forgetting the oldest
+// finished one beyond keptReviews. Call it with mu held.
+func (r *reviews) kept(game string) {
+	r.done = append(r.done, game)
 	for len(r.done) > keptReviews {
 		delete(r.jobs, r.done[0])
 		r.done = r.done[1:]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -250,5 +251,57 @@ func TestUrgentBackgroundFirst(t *testing.T) {
 	release()
 	if first, second := <-order, <-order; first != "board" || second != "review" {
 		t.Fatalf("searches got the thinker in the order %s, %s; want board, review", first, second)
+	}
+}
+
+// reviewMem is a memStore that keeps reviews too.
+type reviewMem struct {
+	*memStore
+	mu      sync.Mutex
+	reviews map[string][]byte
+}
+
+func (m *reviewMem) StoredReview(_ context.Context, game, limits string) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.reviews[game+"|"+limits], nil
+}
+
+func (m *reviewMem) PutReview(_ context.Context, game, limits string, body []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reviews[game+"|"+limits] = body
+	return nil
+}
+
+// TestReviewStored: a finished review is stored, and another service on
+// the same store (a restart, another instance) answers it done at once,
+// searching nothing.
+func TestReviewStored(t *testing.T) {
+	ctx := context.Background()
+	store := &reviewMem{memStore: newMemStore(), reviews: map[string][]byte{}}
+	a := NewService(Config{Store: store, AI: search.NewGreedyLevels(1), Workers: 2})
+	id := importFinished(t, a)
+	if _, err := a.StartReview(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	v := waitReview(t, a, id)
+	a.Close() // the store's write is done when the review is
+	if len(store.reviews) != 1 {
+		t.Fatalf("%d reviews stored, want 1", len(store.reviews))
+	}
+	b := NewService(Config{Store: store, AI: search.NewGreedyLevels(1), Workers: 2})
+	defer b.Close()
+	w, err := b.StartReview(ctx, id)
+	if err != nil || w.Status != "done" || len(w.Turns) != len(v.Turns) || w.Done != w.Total {
+		t.Fatalf("stored review: %+v, %v", w, err)
+	}
+	for i := range v.Turns {
+		if v.Turns[i].PV != w.Turns[i].PV || v.Turns[i].Judgement != w.Turns[i].Judgement || v.Turns[i].After.Text != w.Turns[i].After.Text {
+			t.Fatalf("turn %d: %+v, stored %+v", i+1, v.Turns[i], w.Turns[i])
+		}
+	}
+	if n := b.analysts.searches.Load(); n != 0 {
+		t.Errorf("the stored review searched %d positions", n)
 	}
 }

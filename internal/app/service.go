@@ -102,7 +102,7 @@ func NewService(cfg Config) *Service {
 	s.pool = NewPool(1, queue)
 	s.sched = newScheduler(schedConfig{thinkers: cfg.Workers, queue: queue, wait: wait}, s.playTurn)
 	s.analysts = newAnalysts(s.sched)
-	s.reviews = newReviews(s.analysts)
+	s.reviews = newReviews(s.analysts, cfg.Store)
 	s.boards = make(chan struct{}, maxBoards)
 	return s
 }
