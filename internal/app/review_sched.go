@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // The scheduler's background work: the searches of game reviews and of the
@@ -19,10 +20,18 @@ import (
 // arriving while background searches hold thinkers waits at most for one
 // of them to end — far within its wait (MaxWait) before a quick worker
 // takes it.
+//
+// A slot rests after each search as long as the search took (at most
+// maxRest) before the next background search may have it, while its
+// thinker is free for the AI: so the background searches take at most
+// half of each slot's core, and the players' requests keep the rest.
 
 // errSchedulerClosed is the answer to a background search asked of a
 // closed scheduler.
 var errSchedulerClosed = errors.New("the AI is shutting down")
+
+// maxRest bounds a slot's rest after a search (see above).
+const maxRest = 2 * time.Second
 
 // background is the scheduler's queue of background searches; the
 // scheduler's mu guards it.
@@ -64,7 +73,8 @@ func (sc *scheduler) acquire(ctx context.Context, urgent bool) (int, func(), err
 		if !ok {
 			return 0, nil, errSchedulerClosed
 		}
-		return slot, func() { sc.releaseSlot(slot) }, nil
+		start := time.Now()
+		return slot, func() { sc.releaseSlot(slot, time.Since(start)) }, nil
 	case <-ctx.Done():
 		sc.mu.Lock()
 		for i, q := range sc.bg.waiting {
@@ -77,22 +87,36 @@ func (sc *scheduler) acquire(ctx context.Context, urgent bool) (int, func(), err
 		sc.mu.Unlock()
 		// Given a slot meanwhile (or closed): give it back.
 		if slot, ok := <-w.got; ok {
-			sc.releaseSlot(slot)
+			sc.releaseSlot(slot, 0)
 		}
 		return 0, nil, ctx.Err()
 	}
 }
 
-// releaseSlot gives back a background search's thinker.
-func (sc *scheduler) releaseSlot(slot int) {
+// releaseSlot gives back a background search's thinker at once, and its
+// slot once it has rested as long as the search took (took; at most
+// maxRest).
+func (sc *scheduler) releaseSlot(slot int, took time.Duration) {
 	sc.mu.Lock()
-	defer sc.mu.Unlock()
 	sc.busy--
 	sc.bg.busy--
-	sc.bg.free = append(sc.bg.free, slot)
 	if !sc.closed {
-		sc.dispatch()
+		sc.dispatch() // the thinker, for an AI turn
 	}
+	sc.mu.Unlock()
+	back := func() {
+		sc.mu.Lock()
+		defer sc.mu.Unlock()
+		sc.bg.free = append(sc.bg.free, slot)
+		if !sc.closed {
+			sc.dispatch()
+		}
+	}
+	if rest := min(took, maxRest); rest > 0 {
+		time.AfterFunc(rest, back)
+		return
+	}
+	back()
 }
 
 // dispatchBackground hands the thinkers no AI turn took to the background
@@ -105,7 +129,7 @@ func (sc *scheduler) dispatchBackground() {
 			sc.bg.free = append(sc.bg.free, i)
 		}
 	}
-	for len(sc.bg.waiting) > 0 && sc.busy < sc.thinkers && sc.bg.busy < sc.bgSlots() && len(sc.bg.free) > 0 {
+	for len(sc.bg.waiting) > 0 && sc.busy < sc.thinkers && len(sc.bg.free) > 0 {
 		i := 0
 		for j, q := range sc.bg.waiting {
 			if q.urgent {
