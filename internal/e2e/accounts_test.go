@@ -36,7 +36,7 @@ func TestAccountsBrowser(t *testing.T) {
 	s.clickThere(ada, "#logout")
 	s.waitJS(ada, `location.pathname === "/login" && !document.querySelector("#login-box").classList.contains("hidden")`, 10*time.Second)
 	s.fill(ada, `#login button[type="submit"]`, "#name", "ada", "#password", "a bad password")
-	s.waitJS(ada, `document.querySelector("#login-error").textContent === "wrong user name or password"`, 15*time.Second)
+	s.waitJS(ada, `document.querySelector("#login-error").textContent === "Wrong user name or password."`, 15*time.Second)
 	s.fill(ada, `#login button[type="submit"]`, "#password", "a good password")
 	s.waitJS(ada, `location.pathname === "/profile/Ada"`, 15*time.Second)
 

@@ -149,7 +149,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
-	s.registerReview(m) // review.go: game reviews and the analysis board
+	s.registerReview(m)                                            // review.go: game reviews and the analysis board
+	m.HandleFunc("GET /api/position/check", s.handlePositionCheck) // poscheck.go: the board editor's
 	s.registerAccounts(m)
 	// The research lab's experiments (lab.go): the limits, and the
 	// experiments, JSON only and limited per address. Other methods reach

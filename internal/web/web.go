@@ -23,6 +23,8 @@
 //	/replay/{id}            replay.html          replay of a stored game (?ply=N)
 //	/position               position.html        position viewer (?ruleset=...&pos=...)
 //	/analysis               analysis.html        analysis board and game review (?ruleset=...&pos=...&moves=..., or ?game=ID)
+//	/editor                 editor.html          board editor (?ruleset=...&pos=...): set up, check, play, share
+//	/notation               notation.html        the notation explained, with examples checked by the engine
 //	/archive                archive.html         stored games, import and export
 //	/rules/tsoro            rules/tsoro.html     rules pages with a demo board
 //	/rules/nsolo            rules/nsolo.html
@@ -111,6 +113,8 @@ func Pages() []Page {
 		{Route: "/replay/{id}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
 		{Route: "/analysis", File: "analysis.html"},
+		{Route: "/editor", File: "editor.html", Nav: "/editor"},
+		{Route: "/notation", File: "notation.html"},
 		{Route: "/archive", File: "archive.html", Nav: "/archive"},
 		{Route: "/lab", File: "lab.html", Nav: "/lab"},
 		{Route: "/rules/tsoro", File: "rules/tsoro.html", Nav: "/rules/tsoro"},
@@ -153,6 +157,7 @@ func Menu() []Link {
 		{Href: "/rules/tsoro", Label: "nav.tsoro"},
 		{Href: "/rules/nsolo", Label: "nav.nsolo"},
 		{Href: "/rules/choro", Label: "nav.choro"},
+		{Href: "/editor", Label: "nav.editor"},
 		{Href: "/lab", Label: "nav.lab"},
 		{Href: "/leaderboard", Label: "nav.ratings"},
 		{Href: "/login", Label: "nav.login"},

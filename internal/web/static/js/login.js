@@ -20,7 +20,8 @@ async function submit(e) {
     const next = new URLSearchParams(location.search).get("next");
     location.assign(next && next.startsWith("/") && !next.startsWith("//") ? next : profileURL(res.name));
   } catch (ex) {
-    err.textContent = errorText(ex);
+    // On this form "unauthorized" means the name or the password is wrong.
+    err.textContent = ex.code === "unauthorized" ? t("login.error.wrong") : errorText(ex);
   }
 }
 

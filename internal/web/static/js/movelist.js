@@ -7,6 +7,13 @@ import { sideName } from "./geom.js";
 import { h } from "./ui.js";
 import { t } from "./i18n.js";
 
+/** notationLink puts a small link to the notation page (/notation) after the move list box, once. */
+function notationLink(box) {
+  const next = box.nextElementSibling;
+  if ((next && next.classList.contains("moves-help")) || !box.parentNode) return;
+  box.after(h("p", { class: "moves-help small" }, h("a", { href: "/notation#turns" }, t("notation.moves_link"))));
+}
+
 /**
  * rowsOfMoves lays out the server's move list (docs/API.md: the view's and
  * the replay's moves, [{number, side, text}] as the record writes them) as
@@ -44,6 +51,7 @@ export function rowsOfMoves(moves) {
  */
 export function renderMoves(box, turns, { current = turns.length - 1, first = "S", moves = [], empty = null, href = null, onPick = null } = {}) {
   box.textContent = "";
+  notationLink(box);
   moves = moves || [];
   if (!moves.length) {
     box.appendChild(h("p", { class: "muted small" }, empty || t("moves.none", { side: sideName(first) || sideName("S") })));
