@@ -168,7 +168,8 @@ func (as *analysts) run(ctx context.Context, urgent bool, f func(an *search.Anal
 	if err != nil {
 		return err
 	}
-	return f(an)
+	lowPriority(func() { err = f(an) })
+	return err
 }
 
 // evaluate returns the evaluation of s, kept under key (positionKey or

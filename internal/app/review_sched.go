@@ -21,17 +21,21 @@ import (
 // of them to end — far within its wait (MaxWait) before a quick worker
 // takes it.
 //
-// A slot rests after each search as long as the search took (at most
-// maxRest) before the next background search may have it, while its
-// thinker is free for the AI: so the background searches take at most
-// half of each slot's core, and the players' requests keep the rest.
+// A slot rests after each search restFactor times as long as the search
+// took (at most maxRest) before the next background search may have it,
+// while its thinker is free for the AI: so the background searches take at
+// most a quarter of each slot's core, and the players' requests keep the
+// rest.
 
 // errSchedulerClosed is the answer to a background search asked of a
 // closed scheduler.
 var errSchedulerClosed = errors.New("the AI is shutting down")
 
-// maxRest bounds a slot's rest after a search (see above).
-const maxRest = 2 * time.Second
+// restFactor and maxRest set a slot's rest after a search (see above).
+const (
+	restFactor = 3
+	maxRest    = 2 * time.Second
+)
 
 // background is the scheduler's queue of background searches; the
 // scheduler's mu guards it.
@@ -94,8 +98,8 @@ func (sc *scheduler) acquire(ctx context.Context, urgent bool) (int, func(), err
 }
 
 // releaseSlot gives back a background search's thinker at once, and its
-// slot once it has rested as long as the search took (took; at most
-// maxRest).
+// slot once it has rested restFactor times as long as the search took
+// (took; at most maxRest).
 func (sc *scheduler) releaseSlot(slot int, took time.Duration) {
 	sc.mu.Lock()
 	sc.busy--
@@ -112,7 +116,7 @@ func (sc *scheduler) releaseSlot(slot int, took time.Duration) {
 			sc.dispatch()
 		}
 	}
-	if rest := min(took, maxRest); rest > 0 {
+	if rest := min(restFactor*took, maxRest); rest > 0 {
 		time.AfterFunc(rest, back)
 		return
 	}
