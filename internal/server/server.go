@@ -182,6 +182,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
+	s.registerReview(m)                                            // review.go: game reviews and the analysis board
 	m.HandleFunc("GET /api/position/check", s.handlePositionCheck) // poscheck.go: the board editor's
 	s.registerAccounts(m)
 	s.registerLobby(m)

@@ -22,6 +22,7 @@
 //	/join/{id}/{code}       join.html            an invite link: joins the game, then opens /game/{id}
 //	/replay/{id}            replay.html          replay of a stored game (?ply=N)
 //	/position               position.html        position viewer (?ruleset=...&pos=...)
+//	/analysis               analysis.html        analysis board and game review (?ruleset=...&pos=...&moves=..., or ?game=ID)
 //	/editor                 editor.html          board editor (?ruleset=...&pos=...): set up, check, play, share
 //	/notation               notation.html        the notation explained, with examples checked by the engine
 //	/archive                archive.html         stored games, import and export
@@ -136,6 +137,7 @@ func Pages() []Page {
 		{Route: "/join/{id}/{code}", File: "join.html"},
 		{Route: "/replay/{id}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
+		{Route: "/analysis", File: "analysis.html"},
 		{Route: "/editor", File: "editor.html", Nav: "/editor"},
 		{Route: "/notation", File: "notation.html"},
 		{Route: "/archive", File: "archive.html", Nav: "/archive"},

@@ -15,6 +15,7 @@ import { PassScreen, emptyText, openingInfo, openingMoves, openingPrompt } from 
 import { $, copyText, errorText, fail, h, pageId, playerText, resultText, toast } from "./ui.js";
 import { t } from "./i18n.js";
 import { ClockPanel } from "./clock.js";
+import { reviewHref } from "./review.js";
 
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -471,6 +472,7 @@ class GamePage {
     box.append(...[
       h("div", { class: "grow" }, r.title, h("small", {}, r.detail + offer)),
       h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, t("game.btn.replay")),
+      h("a", { class: "btn", id: "review-link", href: reviewHref(this.id) }, t("review.start")),
       seated ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? t("game.btn.join_rematch") : t("game.btn.rematch")) : null,
       h("a", { class: "btn", href: "/" }, t("game.btn.new_game")),
     ].filter(Boolean));
