@@ -39,7 +39,7 @@ const (
 )
 
 // Attacks lists the attacks, for help texts and checks.
-var Attacks = []string{AttackHeaders, AttackAI, AttackSockets, AttackLab}
+var Attacks = []string{AttackHeaders, AttackAI, AttackSockets, AttackLab, AttackReviews}
 
 // The sizes of the attacks.
 const (
@@ -56,9 +56,10 @@ const (
 // AttackReport tells what the attacker did during the measured time.
 type AttackReport struct {
 	Name     string `json:"name"`
-	Requests int64  `json:"requests"` // requests answered 2xx, or sockets opened and held
-	Refused  int64  `json:"refused"`  // answered 429 or 503: the server's limits at work
-	Failed   int64  `json:"failed"`   // other failures (errors, other statuses)
+	Requests int64  `json:"requests"`       // requests answered 2xx, or sockets opened and held
+	Refused  int64  `json:"refused"`        // answered 429 or 503: the server's limits at work
+	Failed   int64  `json:"failed"`         // other failures (errors, other statuses)
+	Done     int64  `json:"done,omitempty"` // units of work completed: reviews done (AttackReviews)
 	Sample   string `json:"sample,omitempty"`
 }
 
@@ -67,6 +68,7 @@ type attacker struct {
 	base                      *url.URL
 	name                      string
 	requests, refused, failed atomic.Int64
+	done                      atomic.Int64 // see AttackReport.Done
 	sample                    atomic.Value // string: the first failure
 	clients                   []*http.Client
 }
@@ -88,7 +90,7 @@ func (a *attacker) close() {
 }
 
 func (a *attacker) report() *AttackReport {
-	r := &AttackReport{Name: a.name, Requests: a.requests.Load(), Refused: a.refused.Load(), Failed: a.failed.Load()}
+	r := &AttackReport{Name: a.name, Requests: a.requests.Load(), Refused: a.refused.Load(), Failed: a.failed.Load(), Done: a.done.Load()}
 	if s, ok := a.sample.Load().(string); ok {
 		r.Sample = s
 	}
@@ -167,6 +169,9 @@ func startAttack(ctx context.Context, base *url.URL, name string, size int, seed
 	case AttackLab:
 		a = newAttacker(base, name, 8)
 		run, err = a.lab(), nil
+	case AttackReviews:
+		a = newAttacker(base, name, 8)
+		run, err = a.reviews(ctx, orDefault(size, ReviewsAtOnce), seed)
 	default:
 		return nil, fmt.Errorf("loadtest: unknown attack %q; attacks are %s", name, strings.Join(Attacks, ", "))
 	}

@@ -80,8 +80,9 @@ type Config struct {
 	// whole measured time (its set-up before it, not measured), against
 	// the first URL.
 	Attack string
-	// AttackSize, if set, replaces the attack's number of games (AttackAI)
-	// or sockets (AttackSockets), for tests; 0: AIGames and IdleSockets.
+	// AttackSize, if set, replaces the attack's number of games (AttackAI),
+	// sockets (AttackSockets) or reviews (AttackReviews), for tests; 0:
+	// AIGames, IdleSockets and ReviewsAtOnce.
 	AttackSize int
 }
 

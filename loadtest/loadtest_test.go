@@ -192,6 +192,9 @@ func TestAttacks(t *testing.T) {
 			if name == AttackAI {
 				size = 4 // games: each creation counts against the address's 60 a minute
 			}
+			if name == AttackReviews {
+				size = 2 // reviews at once
+			}
 			rep, err := Run(context.Background(), Config{URL: startServer(t), Games: 4, Duration: 3 * time.Second, Rate: 8, Seed: 1, Attack: name, AttackSize: size})
 			if err != nil {
 				t.Fatal(err)

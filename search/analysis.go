@@ -316,12 +316,47 @@ func AnalyseGame(ctx context.Context, rec *mancala.Record, cfg AnalysisConfig) (
 	if err != nil {
 		return nil, err
 	}
+	return ReviewGame(ctx, rec, an, an.Limits())
+}
+
+// PositionEvaluator evaluates the positions of a review. An Analyst is one; the
+// web app wraps one to keep evaluations by position and to run each one
+// on its AI scheduler.
+type PositionEvaluator interface {
+	// EvaluateSolving is Analyst.Evaluate, calling the exact solver
+	// whatever the stones when solve is set.
+	EvaluateSolving(ctx context.Context, s *mancala.State, solve bool) (Evaluation, error)
+	// OpeningGame is the matrix game of the simultaneous Choro opening at
+	// s in the review's chances for South, and its equilibrium.
+	OpeningGame(ctx context.Context, s *mancala.State) (OpeningGame, error)
+}
+
+// EvaluateSolving implements PositionEvaluator.
+func (an *Analyst) EvaluateSolving(ctx context.Context, s *mancala.State, solve bool) (Evaluation, error) {
+	return an.evaluate(ctx, s, solve)
+}
+
+// OpeningGame implements PositionEvaluator.
+func (an *Analyst) OpeningGame(ctx context.Context, s *mancala.State) (OpeningGame, error) {
+	return an.openingGame(ctx, s)
+}
+
+// ReviewPositions is how many positions a review of rec evaluates: the
+// start and the position after each turn.
+func ReviewPositions(rec *mancala.Record) int { return len(rec.Turns) + 1 }
+
+// ReviewGame is AnalyseGame with the positions evaluated by ev, whose
+// searches have the limits lim (GameReview.Limits).
+func ReviewGame(ctx context.Context, rec *mancala.Record, ev PositionEvaluator, lim Limits) (*GameReview, error) {
+	if rec == nil {
+		return nil, errors.New("search: no record given")
+	}
 	s, err := rec.Start()
 	if err != nil {
 		return nil, err
 	}
-	rev := &GameReview{Ruleset: rec.Ruleset, Limits: an.Limits(), Turns: make([]TurnReview, 0, len(rec.Turns))}
-	before, err := an.Evaluate(ctx, s)
+	rev := &GameReview{Ruleset: rec.Ruleset, Limits: lim, Turns: make([]TurnReview, 0, len(rec.Turns))}
+	before, err := ev.EvaluateSolving(ctx, s, false)
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +377,7 @@ func AnalyseGame(ctx context.Context, rec *mancala.Record, cfg AnalysisConfig) (
 		start := s.Clone()
 		var opening *OpeningReview
 		if tr.Simultaneous && len(turn) == 2 {
-			g, err := an.openingGame(ctx, s)
+			g, err := ev.OpeningGame(ctx, s)
 			if err != nil {
 				return nil, err
 			}
@@ -362,7 +397,7 @@ func AnalyseGame(ctx context.Context, rec *mancala.Record, cfg AnalysisConfig) (
 			// After a proven value, the solver also judges the next position,
 			// so that a win thrown away is seen as one.
 			solve := before.Chance.Proven
-			if after, err = an.evaluate(ctx, s, solve); err != nil {
+			if after, err = ev.EvaluateSolving(ctx, s, solve); err != nil {
 				return nil, err
 			}
 		}

@@ -175,3 +175,14 @@ func (s *Service) Leaderboard(ctx context.Context, key RatingKey, limit int) ([]
 func (s *Service) Me(a *Account, session string) Me {
 	return Me{Name: a.Name, Created: a.Created, CSRF: CSRFToken(session)}
 }
+
+// Named returns the account named name (ENotFound): the lobby's direct
+// challenges name their player.
+func (s *Service) Named(ctx context.Context, name string) (*Account, error) {
+	return s.accountNamed(ctx, name)
+}
+
+// ByID returns account id (ENotFound).
+func (s *Service) ByID(ctx context.Context, id string) (*Account, error) {
+	return s.store.AccountByID(ctx, id)
+}

@@ -22,6 +22,10 @@ type CreateRequest struct {
 	// TimeControl is the game's clock (ParseTimeControl): "3+2" (minutes
 	// a side + seconds a turn), "corr:3" (days a turn) or "" (none).
 	TimeControl string `json:"time_control"`
+	// SeatHash, if set, is the hash of the creator's seat token, a secret
+	// the creator holds already (a lobby challenge's key): the game is
+	// created with that seat, and Created.Token is empty. Not read from JSON.
+	SeatHash []byte `json:"-"`
 	// Client is who asks (the server: the peer's address), not read from
 	// JSON: the AI's turns of one client's games share a bounded part of
 	// the thinkers (sched.go). "": the game counts as a client of its own.
@@ -114,8 +118,12 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*Created, erro
 	me := Player{Kind: KindHuman, Name: cleanName(req.Name, side.Name())}
 	other := side.Other()
 	out := &Created{ID: g.ID, Seat: side.String(), Token: NewToken()}
+	hash := HashToken(out.Token)
+	if req.SeatHash != nil {
+		hash, out.Token = req.SeatHash, ""
+	}
 	g.Players[side] = me
-	g.Seats = []Seat{{Side: side, Hash: HashToken(out.Token), Created: now}}
+	g.Seats = []Seat{{Side: side, Hash: hash, Created: now}}
 	switch req.Opponent {
 	case ModeAI:
 		level := req.Level

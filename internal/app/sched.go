@@ -70,6 +70,11 @@ type AIStats struct {
 	Queued     int    // turns waiting now, for a thinker or a quick worker
 	Thinking   int    // turns being played by thinkers now
 	Thinkers   int    // the thinkers (turns thought at once at their level)
+	// Background counts the searches of reviews and of the analysis
+	// board given a thinker (review_sched.go); BackgroundThinking is
+	// those holding one now.
+	Background         uint64
+	BackgroundThinking int
 	// Waits counts the turns by their wait from queued to started, in the
 	// buckets of AIWaitBounds (the last one: longer); WaitSum is their sum.
 	Waits   [len(AIWaitBounds) + 1]uint64
@@ -104,6 +109,7 @@ type scheduler struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	running sync.WaitGroup
+	bg      background // the reviews' and the analysis board's searches (review_sched.go)
 }
 
 // aiTurn is the turn of one game, queued or running.
@@ -232,7 +238,7 @@ func (sc *scheduler) dispatch() {
 			i = (i + 1) % len(sc.ring)
 		}
 		if !found {
-			return
+			break
 		}
 		c := sc.ring[i]
 		t := c.turns[0]
@@ -251,6 +257,7 @@ func (sc *scheduler) dispatch() {
 			sc.play(t, laneFull)
 		}()
 	}
+	sc.dispatchBackground() // the thinkers no AI turn takes
 }
 
 // unqueue takes t, the oldest turn of its client, out of the queues.
@@ -332,7 +339,8 @@ func (sc *scheduler) snapshot() AIStats {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	st := sc.stats
-	st.Queued, st.Thinking = sc.queued, sc.busy
+	st.Queued, st.Thinking = sc.queued, sc.busy-sc.bg.busy // background searches aside
+	st.BackgroundThinking = sc.bg.busy
 	return st
 }
 
@@ -354,6 +362,7 @@ func (sc *scheduler) close() {
 			}
 		}
 		sc.ring = nil
+		sc.closeBackground()
 		sc.cancel()
 		close(sc.quick)
 	}

@@ -82,6 +82,9 @@ type Service struct {
 	// sweepFails are the games whose end the sweep failed to store, by
 	// when (sweep.go); guarded by mu.
 	sweepFails map[string]time.Time
+	analysts   *analysts     // the searches of reviews and the analysis board, on sched (review_cache.go)
+	reviews    *reviews      // the reviews of finished games (review.go)
+	boards     chan struct{} // a slot per analysis board request being searched (review_board.go)
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
@@ -112,6 +115,9 @@ func NewService(cfg Config) *Service {
 	}
 	s.pool = NewPool(1, queue)
 	s.sched = newScheduler(schedConfig{thinkers: cfg.Workers, queue: queue, wait: wait}, s.playTurn)
+	s.analysts = newAnalysts(s.sched)
+	s.reviews = newReviews(s.analysts, cfg.Store)
+	s.boards = make(chan struct{}, maxBoards)
 	return s
 }
 
@@ -142,6 +148,7 @@ func (s *Service) Close() {
 	s.mu.Unlock()
 	s.StopSweeping()
 	s.sched.close()
+	s.reviews.wait()
 	s.pool.Close()
 }
 

@@ -56,9 +56,12 @@ flags:
                  headers (imports records of 64 headers of 1,000 bytes and
                  reads them back as fast as it can), ai (60 level-8 Nsolo
                  games against the computer from one address, answered at
-                 once), sockets (5,000 idle WebSockets) or lab (the lab's
-                 largest level-8 experiment, over and over); its requests,
-                 refusals and failures are reported apart from the players'
+                 once), sockets (5,000 idle WebSockets), lab (the lab's
+                 largest level-8 experiment, over and over) or reviews (20
+                 reviews of finished games of random play running at once,
+                 each followed to its end); its requests, refusals,
+                 failures (and reviews done) are reported apart from the
+                 players'
   --json         print one JSON object with the fields games, actions,
                  actions_per_sec, p50_ms, p95_ms, p99_ms, max_ms,
                  reach_p50_ms, reach_p99_ms, errors, games_finished,
@@ -146,6 +149,9 @@ func runLoadtest(ctx context.Context, e *env, args []string) int {
 		}
 		if a := rep.Attack; a != nil {
 			fmt.Fprintf(e.stdout, "attack    %s: %d requests answered, %d refused by the limits, %d failed\n", a.Name, a.Requests, a.Refused, a.Failed)
+			if a.Done > 0 {
+				fmt.Fprintf(e.stdout, "attack    %d reviews done, each to its end\n", a.Done)
+			}
 			if a.Sample != "" {
 				fmt.Fprintf(e.stdout, "  %s\n", a.Sample)
 			}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"time"
 
 	"matombo/internal/app"
 	"matombo/internal/server"
@@ -25,7 +26,7 @@ func serveCommand() command {
 		name:    "serve",
 		summary: "serve the web app: play against the computer or a friend (the default command)",
 		usage: `usage: matombo serve [--addr host:port] [--db path] [--host name]... [--max-sockets n]
-                     [--max-sockets-per-addr n] [--metrics-token token] [--verbose]
+                     [--max-sockets-per-addr n] [--lobby-grace d] [--metrics-token token] [--verbose]
 
 Serves the matombo web app: open the address it prints in a browser to play
 Tsoro, Nsolo or Choro against the computer (levels 1 to 8), against a friend
@@ -60,6 +61,8 @@ flags (before or after the arguments):
   --max-sockets-per-addr n
                      the most live connections from one client address
                      (default 64); over it, new ones get 429
+  --lobby-grace d    how long a lobby challenge outlives its creator's last
+                     lobby connection (default 10s; a reload keeps it)
   --metrics-token t  make GET /metrics (Prometheus metrics) ask for
                      "Authorization: Bearer t" (default: the environment
                      variable MATOMBO_METRICS_TOKEN; unset: /metrics is open)
@@ -90,6 +93,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	maxSockets := fs.Int("max-sockets", 0, "")
 	maxPerAddr := fs.Int("max-sockets-per-addr", 0, "")
 	verbose := fs.Bool("verbose", false, "")
+	lobbyGrace := fs.Duration("lobby-grace", server.DefaultLobbyGrace, "")
 	pos, done, code := parse(e, c, fs, args)
 	if done {
 		return code
@@ -105,8 +109,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	if *maxSockets < 0 || *maxPerAddr < 0 {
 		return e.usageError(c.name, "--max-sockets and --max-sockets-per-addr take a whole number of connections, 1 or more (0: the default)")
 	}
+	if *lobbyGrace < time.Second || *lobbyGrace > time.Hour {
+		return e.usageError(c.name, "--lobby-grace %s is not allowed; give a duration from 1s to 1h, such as 10s", *lobbyGrace)
+	}
 	return serve(ctx, e, serveOptions{addr: addr, db: *db, metricsToken: *metricsToken, verbose: *verbose, hosts: hosts,
-		limits: server.Limits{Sockets: *maxSockets, SocketsPerAddr: *maxPerAddr}})
+		limits: server.Limits{Sockets: *maxSockets, SocketsPerAddr: *maxPerAddr}, lobbyGrace: *lobbyGrace})
 }
 
 // hostList is the value of the repeatable --host flag: each use adds a
@@ -138,6 +145,7 @@ type serveOptions struct {
 	verbose                bool
 	hosts                  []string
 	limits                 server.Limits
+	lobbyGrace             time.Duration
 }
 
 // openStore opens the games database: PostgreSQL for a postgres:// URL
@@ -181,6 +189,7 @@ func serve(ctx context.Context, e *env, o serveOptions) int {
 		MetricsToken: o.metricsToken,
 		Hosts:        o.hosts,
 		Limits:       o.limits,
+		LobbyGrace:   o.lobbyGrace,
 		Ready: func(url string) {
 			fmt.Fprintf(e.stdout, "matombo: serving on %s\n", url)
 			where := dbPath

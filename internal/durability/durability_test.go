@@ -418,6 +418,9 @@ func TestRealBinary(t *testing.T) {
 	t.Run("instances/postgres", func(t *testing.T) {
 		testInstances(t, bin, pgtest.Schema(t))
 	})
+	t.Run("lobby/postgres", func(t *testing.T) {
+		testLobbyInstances(t, bin, pgtest.Schema(t))
+	})
 	t.Run("clocks/postgres", func(t *testing.T) { // clocks_test.go
 		testClocks(t, bin, pgtest.Schema(t))
 	})

@@ -113,7 +113,7 @@ func seatsAndBanners(s *session) {
 	s.waitJS(eve, `!document.querySelector("#banner").classList.contains("hidden")`, 10*time.Second)
 	banner := s.text(eve, "#banner")
 	buttons := js[[]string](s, eve, `[...document.querySelectorAll("#banner a, #banner button")].map(b => b.textContent)`)
-	if strings.Contains(banner, "null") || strings.Join(buttons, "|") != "Replay|New game" {
+	if strings.Contains(banner, "null") || strings.Join(buttons, "|") != "Replay|Review this game|New game" {
 		t.Errorf("the spectator's banner reads %q with the buttons %q", banner, buttons)
 	}
 

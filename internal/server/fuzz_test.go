@@ -66,7 +66,8 @@ func FuzzDecodeClientMsg(f *testing.F) {
 	for _, seed := range []string{
 		`{"type":"hello","token":"abc","ply":3}`, `{"type":"action","action":"a1","ply":0}`, `{"type":"ping"}`,
 		`{"type":"action","action":"a1"}`, `{"type":"hello"}`, `{"type":"x"}`, `{}`, `null`, `{"type":"ping"}{}`,
-		`{"type":"hello","ply":"3"}`, "\x00", `{"type":"hello","extra":true}`,
+		`{"type":"hello","ply":"3"}`, "\x00", `{"type":"hello","extra":true}`, `{"type":"say","say":"good_luck"}`,
+		`{"type":"hello","token":"","presence":true}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -79,7 +80,7 @@ func FuzzDecodeClientMsg(f *testing.F) {
 			return
 		}
 		switch m.Type {
-		case "hello", "ping":
+		case "hello", "ping", "say":
 		case "action":
 			if m.Ply == nil {
 				t.Fatalf("%q: action accepted without a ply", data)

@@ -118,6 +118,8 @@ func writeAI(w io.Writer, st app.AIStats) {
 	metric("matombo_ai_turns_total", "counter", "AI turns played by a thinker at their level.", float64(st.Turns))
 	metric("matombo_ai_downgraded_total", "counter", "AI turns played at a cheaper level (app.QuickLevel) because no thinker was free within the wait (app.DefaultAIWait).", float64(st.Downgraded))
 	metric("matombo_ai_search_failures_total", "counter", "AI searches that failed (searched again at a cheaper level, or the game waits for its next visit).", float64(st.Failures))
+	metric("matombo_ai_background_thinking", "gauge", "Searches of game reviews and of the analysis board holding a thinker now (after the AI turns, at most half the thinkers).", float64(st.BackgroundThinking))
+	metric("matombo_ai_background_searches_total", "counter", "Searches of game reviews and of the analysis board given a thinker.", float64(st.Background))
 	metric("matombo_ai_refused_total", "counter", "AI turns not queued because the queue was full (the game goes on at its next visit).", float64(st.Refused))
 
 	fmt.Fprintf(w, "# HELP matombo_ai_wait_seconds Wait of an AI turn from queued to its search's start.\n# TYPE matombo_ai_wait_seconds histogram\n")

@@ -17,6 +17,7 @@ import (
 
 	"matombo/internal/accounts"
 	"matombo/internal/app"
+	"matombo/internal/lobby"
 	"matombo/internal/web"
 	"matombo/search"
 )
@@ -54,6 +55,9 @@ type Config struct {
 	// (postgres.Notifier): their changes reach the local WebSockets. Nil
 	// for a single instance.
 	Broadcast app.Broadcast
+	// LobbyGrace is how long a challenge outlives its creator's lobby
+	// socket (<= 0: DefaultLobbyGrace).
+	LobbyGrace time.Duration
 	// ShutdownTimeout bounds the wait for requests in flight on shutdown
 	// (0: 15 s).
 	ShutdownTimeout time.Duration
@@ -82,6 +86,15 @@ type Options struct {
 	// SecureCookies marks the session cookies Secure on every answer (they
 	// are over TLS and for pages served over https anyway).
 	SecureCookies bool
+	// Lobby, if set, keeps the lobby's challenges (lobby.go); nil: no lobby.
+	Lobby lobby.Store
+	// LobbyGrace is how long a challenge outlives its creator's lobby
+	// socket (<= 0: DefaultLobbyGrace).
+	LobbyGrace time.Duration
+	// Signals links this instance's lobby, presence and quick messages
+	// with the other instances sharing the store (postgres.Notifier); nil
+	// for a single instance.
+	Signals app.Signals
 }
 
 // Server is the HTTP handler of the app with its live-game hub.
@@ -101,6 +114,13 @@ type Server struct {
 	metrics metrics        // what /metrics reports
 	accts   *accountRoutes // the accounts' service and limits (accounts.go)
 	puzzles *puzzleRoutes  // the shipped puzzles and their provers (puzzles.go)
+	lobby   *lobbyRoutes   // the lobby (lobby.go)
+	// presence counts the players connected to each game (presence.go);
+	// says limits the quick messages (say.go); signals carries both, and
+	// the lobby's changes, to the other instances (signals.go).
+	presence *presence
+	says     *limiter
+	signals  signaller
 	// metricsToken, if set, is the bearer token /metrics asks for.
 	metricsToken string
 	// pingEvery and pingTimeout pace the pings that find dead sockets.
@@ -130,6 +150,10 @@ func New(svc *app.Service, o Options) *Server {
 	s.accts = newAccountRoutes(svc, o)
 	s.puzzles = &puzzleRoutes{moves: newLimiter(puzzleMoves, time.Minute, "puzzle moves"),
 		results: newLimiter(puzzleResults, time.Minute, "puzzle results"), ratings: o.Puzzles}
+	s.signals = signaller{to: o.Signals, queue: make(chan app.Signal, signalQueue)}
+	s.presence = newPresence(s)
+	s.says = newLimiter(saysPerSide, sayWindow, "quick messages of one side of a game")
+	s.lobby = newLobbyRoutes(s, svc, o)
 	svc.SetNotifier(s.hub)
 	s.routes()
 	return s
@@ -158,8 +182,10 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/games/{id}/ws", s.handleWS)
 	m.HandleFunc("POST /api/records", s.limited(s.creates, "records imported", true, s.handleImport))
 	m.HandleFunc("GET /api/position", s.handlePosition)
+	s.registerReview(m)                                            // review.go: game reviews and the analysis board
 	m.HandleFunc("GET /api/position/check", s.handlePositionCheck) // poscheck.go: the board editor's
 	s.registerAccounts(m)
+	s.registerLobby(m)
 	s.registerClocks(m) // clocks.go: abort, draws, takebacks
 	s.registerPuzzles(m)
 	// The research lab's experiments (lab.go): the limits, and the
@@ -366,7 +392,8 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("server: listen on %s: %w", cfg.Addr, err)
 	}
 	svc := app.NewService(app.Config{Store: cfg.Store, AI: cfg.AI, Workers: runtime.NumCPU(), Queue: 256, Logger: log, Broadcast: cfg.Broadcast, Clock: cfg.Clock})
-	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits, Accounts: accountsOf(cfg.Store, log), Puzzles: puzzleStoreOf(cfg.Store)})
+	srv := New(svc, Options{Logger: log, Listen: cfg.Addr, Hosts: cfg.Hosts, OriginPatterns: cfg.OriginPatterns, Limits: cfg.Limits, Accounts: accountsOf(cfg.Store, log),
+		Puzzles: puzzleStoreOf(cfg.Store), Lobby: lobbyOf(cfg.Store), LobbyGrace: cfg.LobbyGrace, Signals: signalsOf(cfg.Broadcast)})
 	srv.SetMetricsToken(cfg.MetricsToken)
 	lctx, stopListen := context.WithCancel(ctx)
 	var listeners sync.WaitGroup
@@ -378,6 +405,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	if cfg.Broadcast != nil {
 		srv.listen(lctx, cfg.Broadcast, &listeners)
+		srv.listenSignals(lctx, &listeners) // signals.go: the lobby, presence and quick messages
 	}
 	srv.ratePending(lctx, &listeners) // accounts.go: the ratings a stopped instance missed
 	svc.StartSweeping()               // the flags, correspondence turns and abandoned games (app/sweep.go); svc.Close stops it

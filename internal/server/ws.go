@@ -20,6 +20,10 @@ type clientMsg struct {
 	Token  string `json:"token"`  // hello: the seat token, "" for a spectator
 	Ply    *int   `json:"ply"`    // hello: the last ply seen; action: the ply the client saw
 	Action string `json:"action"` // action: the action
+	Say    string `json:"say"`    // say: a quick message's id (say.go)
+	// Presence (hello): the client takes the "presence" and "say"
+	// messages (presence.go, say.go); clients that do not ask get neither.
+	Presence bool `json:"presence"`
 }
 
 // serverMsg is a message to a WebSocket client. An update that changes the
@@ -35,7 +39,12 @@ type serverMsg struct {
 	TurnsFrom *int            `json:"turns_from,omitempty"` // a change: the turn its turns start at
 	Error     string          `json:"error,omitempty"`
 	Code      app.Code        `json:"code,omitempty"`
-	raw       []byte          // the message's encoding, when made already
+	// Presence says which sides have a player connected ("presence",
+	// presence.go); By and Say are a quick message ("say", say.go).
+	Presence map[string]bool `json:"presence,omitempty"`
+	By       string          `json:"by,omitempty"`
+	Say      string          `json:"say,omitempty"`
+	raw      []byte          // the message's encoding, when made already
 }
 
 // decodeClientMsg reads one client message, checking its type and fields.
@@ -45,13 +54,13 @@ func decodeClientMsg(data []byte) (clientMsg, error) {
 		return m, err
 	}
 	switch m.Type {
-	case "hello", "ping":
+	case "hello", "ping", "say":
 	case "action":
 		if m.Ply == nil {
 			return m, app.Errorf(app.EInvalid, "an action message needs the ply the client saw: {\"type\":\"action\",\"action\":\"a3\",\"ply\":N}")
 		}
 	default:
-		return m, app.Errorf(app.EInvalid, "unknown message type %q; types are hello, action and ping", m.Type)
+		return m, app.Errorf(app.EInvalid, "unknown message type %q; types are hello, action, say and ping", m.Type)
 	}
 	return m, nil
 }
@@ -70,8 +79,10 @@ type client struct {
 	send chan serverMsg // closed when the client is dropped
 	you  string         // the side of the client's seat, "" for a spectator
 	ply  int            // the ply of the last view queued for the client; -1 before its state
-	gone chan struct{}  // closed when the client must disconnect
-	once sync.Once
+	// presence: the client takes the presence and quick messages
+	presence bool
+	gone     chan struct{} // closed when the client must disconnect
+	once     sync.Once
 }
 
 func (c *client) drop() { c.once.Do(func() { close(c.gone) }) }
@@ -161,6 +172,24 @@ func (h *hub) Publish(id string, u app.Update) {
 		select {
 		case c.send <- m:
 			c.ply = max(c.ply, v.Ply)
+		default:
+			c.drop()
+		}
+	}
+}
+
+// sendGame queues m for the clients of game id that take presence and
+// quick messages (with seated, the players' only), dropping a client that
+// lags.
+func (h *hub) sendGame(id string, m serverMsg, seated bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for c := range h.games[id] {
+		if !c.presence || seated && c.you == "" {
+			continue
+		}
+		select {
+		case c.send <- m:
 		default:
 			c.drop()
 		}
@@ -307,6 +336,21 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			return false
 		}
 	}
+	// presence.go: in a game between two players, this socket counts for
+	// its side, and hears who else is here if it asks.
+	friend := v.Mode == app.ModeFriend
+	if friend {
+		s.presence.join(id, v.You)
+		defer s.presence.leave(id, v.You)
+	}
+	if hello.Presence {
+		s.hub.mu.Lock()
+		c.presence = true
+		s.hub.mu.Unlock()
+		if friend {
+			reply(s.presence.now(id))
+		}
+	}
 	// Actions are stored by a goroutine of their own, one at a time and in
 	// order, so that the reader goes on reading (and answering the
 	// protocol's pings) while a slow store or a busy machine holds an action.
@@ -359,6 +403,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 				s.hub.mu.Unlock()
 				if c.dropped() {
 					return
+				}
+			case m.Type == "say":
+				if err := s.say(id, v.You, m.Say); err != nil {
+					msg = errorMsg(err)
 				}
 			case m.Type == "action":
 				select {

@@ -22,6 +22,7 @@
 //	/join/{id}/{code}       join.html            an invite link: joins the game, then opens /game/{id}
 //	/replay/{id}            replay.html          replay of a stored game (?ply=N)
 //	/position               position.html        position viewer (?ruleset=...&pos=...)
+//	/analysis               analysis.html        analysis board and game review (?ruleset=...&pos=...&moves=..., or ?game=ID)
 //	/editor                 editor.html          board editor (?ruleset=...&pos=...): set up, check, play, share
 //	/notation               notation.html        the notation explained, with examples checked by the engine
 //	/archive                archive.html         stored games, import and export
@@ -37,6 +38,7 @@
 //	/signup                 signup.html          create an account
 //	/profile/{name}         profile.html         a player's ratings, results and games
 //	/puzzles                puzzles.html         puzzles: find the one winning move (?preset=&id=)
+//	/lobby                  lobby.html           open challenges live, posting one, quick pairing
 //	/static/...             the files of static/ (css/, js/, img/, demo/, engine.wasm)
 //
 // Any other path is answered 404 with the notfound.html shell (a request
@@ -135,6 +137,7 @@ func Pages() []Page {
 		{Route: "/join/{id}/{code}", File: "join.html"},
 		{Route: "/replay/{id}", File: "replay.html"},
 		{Route: "/position", File: "position.html"},
+		{Route: "/analysis", File: "analysis.html"},
 		{Route: "/editor", File: "editor.html", Nav: "/editor"},
 		{Route: "/notation", File: "notation.html"},
 		{Route: "/archive", File: "archive.html", Nav: "/archive"},
@@ -148,6 +151,7 @@ func Pages() []Page {
 		{Route: "/signup", File: "signup.html"},
 		{Route: "/profile/{name}", File: "profile.html"},
 		{Route: "/puzzles", File: "puzzles.html", Nav: "/puzzles"},
+		{Route: "/lobby", File: "lobby.html", Nav: "/lobby"},
 	}
 }
 
@@ -178,6 +182,7 @@ type Page struct {
 func Menu() []Link {
 	return []Link{
 		{Href: "/", Label: "nav.play"},
+		{Href: "/lobby", Label: "nav.lobby"},
 		{Href: "/archive", Label: "nav.archive"},
 		{Href: "/rules/tsoro", Label: "nav.tsoro"},
 		{Href: "/rules/nsolo", Label: "nav.nsolo"},

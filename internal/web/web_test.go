@@ -237,7 +237,7 @@ func TestShellsReferenceOnlyExistingAssets(t *testing.T) {
 func TestShellsShareTheirParts(t *testing.T) {
 	h := Handler()
 	foot := `<footer class="footer">`
-	menu := `<nav class="nav" aria-label="Main"><a href="/">Play</a><a href="/archive">Archive</a>`
+	menu := `<nav class="nav" aria-label="Main"><a href="/">Play</a><a href="/lobby">Lobby</a><a href="/archive">Archive</a>`
 	wildcard := regexp.MustCompile(`\{[^}]*\}`)
 	for _, pg := range append(Pages(), Page{Route: "/no/such/page", File: "notfound.html"}) {
 		route := wildcard.ReplaceAllString(pg.Route, "x")

@@ -78,12 +78,23 @@ func parsePayload(s string) (origin, id string, ply int, ok bool) {
 // ctx's error. Its signature is app-neutral (no pgx types), so the server
 // can take it through an interface of its own.
 func (n *Notifier) Listen(ctx context.Context, changed func(id string, ply int), resync func()) error {
+	return n.listen(ctx, Channel, func(text string) {
+		origin, id, ply, ok := parsePayload(text)
+		if ok && origin != n.origin {
+			changed(id, ply)
+		}
+	}, resync)
+}
+
+// listen calls got with the text of every notification on channel until
+// ctx ends, reconnecting as Listen says.
+func (n *Notifier) listen(ctx context.Context, channel string, got func(text string), resync func()) error {
 	backoff := 100 * time.Millisecond
 	for first := true; ; first = false {
 		if !first && resync != nil {
 			resync()
 		}
-		err := n.listenOnce(ctx, changed)
+		err := n.listenOnce(ctx, channel, got)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -99,8 +110,8 @@ func (n *Notifier) Listen(ctx context.Context, changed func(id string, ply int),
 	}
 }
 
-// listenOnce listens on one connection until it fails or ctx ends.
-func (n *Notifier) listenOnce(ctx context.Context, changed func(id string, ply int)) error {
+// listenOnce listens on channel on one connection until it fails or ctx ends.
+func (n *Notifier) listenOnce(ctx context.Context, channel string, got func(text string)) error {
 	pc, err := n.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -108,7 +119,7 @@ func (n *Notifier) listenOnce(ctx context.Context, changed func(id string, ply i
 	// A listening connection must not go back to the pool.
 	conn := pc.Hijack()
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 		return err
 	}
 	if n.OnReady != nil {
@@ -119,10 +130,6 @@ func (n *Notifier) listenOnce(ctx context.Context, changed func(id string, ply i
 		if err != nil {
 			return err
 		}
-		origin, id, ply, ok := parsePayload(note.Payload)
-		if !ok || origin == n.origin {
-			continue
-		}
-		changed(id, ply)
+		got(note.Payload)
 	}
 }

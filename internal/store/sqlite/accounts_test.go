@@ -17,3 +17,13 @@ func TestAccountStore(t *testing.T) {
 		return s
 	})
 }
+
+func TestLobbyStore(t *testing.T) {
+	storetest.RunLobby(t, func(t *testing.T) storetest.LobbyStore {
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}

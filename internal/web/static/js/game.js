@@ -4,6 +4,7 @@
 import { accountSeat } from "./account.js";
 import { ApiError, get, post } from "./http.js";
 import { LiveGame } from "./live.js";
+import { Presence } from "./presence.js";
 import { invite, localSeats, openCreated, saveInvite, saveSeat, saveSetting, seatToken, setting, teamInvite } from "./storage.js";
 import { Board, SPEEDS } from "./board.js";
 import { actionHole, countOf, describeEvents, familyOf, gameOf, ownerOf, sideName, stones as stonesText } from "./geom.js";
@@ -14,6 +15,7 @@ import { PassScreen, emptyText, openingInfo, openingMoves, openingPrompt } from 
 import { $, copyText, errorText, fail, h, pageId, pendingText, playerText, resultText, toast } from "./ui.js";
 import { t } from "./i18n.js";
 import { ClockPanel } from "./clock.js";
+import { reviewHref } from "./review.js";
 
 const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -29,6 +31,7 @@ class GamePage {
     this.poller = null;
     this.takeToken();
     this.local = localSeats(id);
+    this.presence = new Presence(this); // presence.js: who is connected, "your turn", quick messages
     this.board = new Board($("#board"), { label: t("game.board"), onPick: (hole) => this.pickHole(hole), onRefuse: (hole) => this.refuse(hole) });
     // Choro's simultaneous opening on one device: North says it holds the
     // device (at the ply of South's choice) before the board shows again.
@@ -121,6 +124,7 @@ class GamePage {
   }
 
   message(msg) {
+    if (this.presence.message(msg)) return;
     if (msg.type === "state" || msg.type === "update") {
       // A state after a reconnect carries the events missed since the ply
       // the hello named; they are shown if the board is still there.
@@ -259,6 +263,7 @@ class GamePage {
     this.drawPrompt();
     this.drawBanner();
     this.drawInvite();
+    this.presence.render(view);
     this.clocks.update(view);
     $("#resign").classList.toggle("hidden", !(view.status === "playing" && (view.you || this.local)));
     $("#hint").classList.toggle("hidden", !this.hintable(view));
@@ -467,6 +472,7 @@ class GamePage {
     box.append(...[
       h("div", { class: "grow" }, r.title, h("small", {}, r.detail + offer)),
       h("a", { class: "btn", href: `/replay/${encodeURIComponent(this.id)}` }, t("game.btn.replay")),
+      h("a", { class: "btn", id: "review-link", href: reviewHref(this.id) }, t("review.start")),
       seated ? h("button", { class: "btn primary", type: "button", onclick: () => this.rematch() }, v.rematch && !this.local ? t("game.btn.join_rematch") : t("game.btn.rematch")) : null,
       h("a", { class: "btn", href: "/" }, t("game.btn.new_game")),
     ].filter(Boolean));

@@ -71,7 +71,7 @@ export class LiveGame {
       this.delay = 500;
       this.view = null;
       this.asking = false;
-      ws.send(JSON.stringify({ type: "hello", token: this.token || "", ply: this.ply() }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token || "", ply: this.ply(), presence: true })); // presence: presence.js
       this.onStatus("live");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);

@@ -80,6 +80,7 @@ async function setup() {
     v.status === "over" ? t("position.game_over", resultText(v.result, v.reason)) : t("position.legal", { actions: sortActions(v.legal || []).join(" ") || t("position.legal_none") }),
     v.pending ? h("div", { class: "muted small" }, pendingText(v)) : null),
     v.status === "over" ? null : h("a", { class: "btn primary", id: "play-link", href: `/?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("position.play")),
+    h("a", { class: "btn", id: "analysis-link", href: `/analysis?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("analysis.open")),
     h("a", { class: "btn", id: "edit-link", href: `/editor?${new URLSearchParams({ ruleset: v.ruleset, pos: v.position })}` }, t("position.edit")));
 }
 

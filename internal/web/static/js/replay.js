@@ -7,6 +7,7 @@ import { renderMoves } from "./movelist.js";
 import { Player } from "./player.js";
 import { $, copyText, errorText, h, pageId, playerText, resultText } from "./ui.js";
 import { t } from "./i18n.js";
+import { reviewHref } from "./review.js";
 
 async function setup() {
   const id = pageId();
@@ -52,6 +53,7 @@ async function setup() {
       q.set("ply", String(ply));
     }
     $("#position-link").href = `/position?${q}`;
+    $("#analysis-link").href = `/analysis?${new URLSearchParams({ game: id, moves: data.actions.slice(0, ply).map((a) => a.action).join(",") })}`;
     const stuck = ply === data.actions.length && data.reason === "no legal action";
     const play = $("#play-link");
     if (turnStart && !stuck) {
@@ -86,6 +88,8 @@ async function setup() {
   $("#record-link").href = `/api/games/${encodeURIComponent(id)}/record`;
   $("#record-link").setAttribute("download", `matombo-${id}.txt`);
   $("#game-link").href = `/game/${encodeURIComponent(id)}`;
+  $("#review-link").href = reviewHref(id);
+  $("#review-link").classList.toggle("hidden", !data.result || data.result === "*");
   const r = resultText(data.result, data.reason);
   $("#banner").append(h("div", { class: "grow" }, r.title, h("small", {}, r.detail)));
   const ply = Number(new URLSearchParams(location.search).get("ply") || "0");
