@@ -11,7 +11,8 @@ import (
 	"matombo/internal/fakeclock"
 )
 
-// TestClocksBrowser: two accounts play a rated 1+0 game to a flag (on the
+// TestClocksBrowser: two accounts sign up, one posts a rated 1+0 challenge
+// in the lobby and the other accepts it; they play it to a flag (on the
 // server's fake clock) and both see their ratings change; a game aborted
 // before both sides played; a takeback and a draw, each asked and
 // accepted; a correspondence game ended by its time limit.
@@ -28,8 +29,9 @@ func TestClocksBrowser(t *testing.T) {
 	s.signUp(ada, "Ada")
 	s.signUp(bob, "Bob")
 
-	// A rated 1+0 game to a flag.
-	id := s.clockGame(ada, bob, "1+0", true)
+	// A rated 1+0 game, posted in the lobby by Ada and accepted by Bob, to
+	// a flag.
+	id := s.lobbyGame(ada, bob, "nsolo", "1+0", true)
 	s.waitJS(ada, `document.querySelectorAll("#clocks .clock").length === 2 && document.querySelector("#clock-rule").textContent.includes("1 min a side")`, 10*time.Second)
 	s.playTurnIn(ada, id, "S")
 	s.playTurnIn(bob, id, "N")

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -102,4 +103,37 @@ func TestLobbyBrowser(t *testing.T) {
 	// Bob goes back to the lobby: Ada sees him leave.
 	s.run(bob, chromedp.Navigate(s.base+"/lobby"))
 	s.waitJS(ada, `document.body.dataset.opponent === "Your opponent is not connected." && document.querySelectorAll('.seat[data-presence="off"]').length === 1`, 15*time.Second)
+}
+
+// lobbyGame has creator post a challenge in the lobby (ruleset, time
+// control tc, rated or not, creator playing South) and acceptor accept it
+// there; both land in their seats of the new game, whose id it returns.
+func (s *session) lobbyGame(creator, acceptor context.Context, ruleset, tc string, rated bool) string {
+	s.t.Helper()
+	for _, ctx := range []context.Context{creator, acceptor} {
+		s.run(ctx, chromedp.Navigate(s.base+"/lobby"))
+		s.waitJS(ctx, `document.body.dataset.ready === "1" && document.body.dataset.live === "1" && document.querySelectorAll("#post-ruleset option").length >= 5`, 15*time.Second)
+	}
+	s.run(creator, runJS(fmt.Sprintf(`(() => {
+		const set = (sel, v) => { const e = document.querySelector(sel); e.value = v; e.dispatchEvent(new Event("change")); };
+		set("#post-ruleset", %q); set("#post-side", "S"); set("#post-tc", %q);
+		document.querySelector("#post-rated").checked = %v;
+		document.querySelector("#post-go").click();
+	})()`, ruleset, tc, rated)))
+	s.waitJS(creator, `!!document.querySelector("#challenges li.mine [data-cancel]")`, 10*time.Second)
+	id := js[string](s, creator, `document.querySelector("#challenges li.mine").dataset.id`)
+	s.clickThere(acceptor, `#challenges li[data-id="`+id+`"] [data-accept]`)
+	for _, p := range []struct {
+		ctx  context.Context
+		seat string
+	}{{creator, "you play South"}, {acceptor, "you play North"}} {
+		s.waitJS(p.ctx, `location.pathname.startsWith("/game/") && document.querySelector("#mode").textContent === `+strconv.Quote(p.seat), 20*time.Second)
+	}
+	game := js[string](s, creator, `location.pathname.split("/")[2]`)
+	if other := js[string](s, acceptor, `location.pathname.split("/")[2]`); other != game {
+		s.t.Fatalf("the challenge's creator is in game %s, its acceptor in %s", game, other)
+	}
+	s.run(creator, setSpeed("instant"))
+	s.run(acceptor, setSpeed("instant"))
+	return game
 }
