@@ -165,6 +165,19 @@ func seatsAndBanners(s *session) {
 	if js[bool](s, eve, `/\bAI\b/.test(document.body.innerText)`) {
 		t.Errorf("the game page says AI: %q", js[string](s, eve, `document.body.innerText.match(/.{0,40}\bAI\b.{0,40}/)[0]`))
 	}
+	// On a 360 px phone each seat is one line: the side, who sits there and
+	// the stone count do not wrap.
+	phone := s.tab("seats-phone", 360, 740)
+	s.run(phone, chromedp.Navigate(s.base+"/game/"+ai.ID))
+	s.waitJS(phone, `document.querySelector("#seat-bottom .count") && document.querySelector("#seat-top .count")`, 10*time.Second)
+	for _, seat := range []string{"#seat-top", "#seat-bottom"} {
+		lines := js[[]int](s, phone, `[...document.querySelectorAll("`+seat+` span:not(.dot)")].map(e => e.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(e).fontSize) ? 2 : 1)`)
+		for i, n := range lines {
+			if n > 1 {
+				t.Errorf("on a 360 px phone, part %d of %s (%q) wraps", i, seat, s.text(phone, seat))
+			}
+		}
+	}
 }
 
 // midTurnPosition: the replay's "Open position" at a bonus pick opens the
