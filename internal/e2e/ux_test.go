@@ -180,6 +180,27 @@ func seatsAndBanners(s *session) {
 	}
 }
 
+// topbarPhone: on a 360 px phone the language menu sits on the brand's
+// row, right of it, and the links wrap below: the top bar takes two rows
+// of links and the brand's, not a row for the menu alone.
+func topbarPhone(s *session) {
+	ctx := s.tab("topbar-phone", 360, 740)
+	s.run(ctx, chromedp.Navigate(s.base+"/"))
+	s.waitJS(ctx, `document.querySelector("#lang-menu")`, 10*time.Second)
+	type box struct{ Top, Bottom, Left, Right float64 }
+	b := js[struct{ Brand, Menu, Nav box }](s, ctx, `(() => {
+		const r = (sel) => { const x = document.querySelector(sel).getBoundingClientRect(); return {Top: x.top, Bottom: x.bottom, Left: x.left, Right: x.right}; };
+		return {Brand: r(".topbar .brand"), Menu: r("#lang-menu"), Nav: r(".topbar .nav")};
+	})()`)
+	if b.Menu.Top >= b.Brand.Bottom || b.Menu.Bottom <= b.Brand.Top || b.Menu.Left <= b.Brand.Right {
+		s.t.Errorf("on a 360 px phone the language menu %+v is not on the brand's row %+v", b.Menu, b.Brand)
+	}
+	if b.Nav.Top < b.Brand.Bottom-1 || b.Menu.Right > 360 {
+		s.t.Errorf("on a 360 px phone the links %+v are not below the brand %+v (menu %+v)", b.Nav, b.Brand, b.Menu)
+	}
+	s.shot(ctx, "topbar-360")
+}
+
 // midTurnPosition: the replay's "Open position" at a bonus pick opens the
 // viewer on that decision (mid-turn, what is due, no sowing moves, no Play
 // from here, with the reason); a turn start lists its legal actions in
