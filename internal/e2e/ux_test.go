@@ -201,6 +201,37 @@ func topbarPhone(s *session) {
 	s.shot(ctx, "topbar-360")
 }
 
+// contrastJS is the contrast ratio (WCAG) of the text of the element sel
+// on its own background colour.
+const contrastJS = `((sel) => {
+	const st = getComputedStyle(document.querySelector(sel));
+	const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+	const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+	const [a, b] = [lum(st.color), lum(st.backgroundColor)];
+	return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+})`
+
+// statusBadges: the green and red badges (live, online, the editor's
+// verdict) are readable in light and dark mode: contrast 4.5 at least.
+func statusBadges(s *session) {
+	ctx := s.tab("badges", desktopW, desktopH)
+	for _, dark := range []bool{false, true} {
+		s.run(ctx, darkMode(dark))
+		for _, c := range []struct{ page, sel string }{
+			{"/editor", "#e-badge.live"},
+			{"/editor?ruleset=tsoro+size%3D6&pos=0%2C0%2C0%2C0%2C0%2C0%2F0%2C0%2C0%2C0%2C0%2C0%2F0%2C0%2C0%2C0%2C0%2C0%2F0%2C0%2C0%2C0%2C0%2C0+S", "#e-badge.invalid"},
+			{"/offline", "#conn.live"},
+		} {
+			s.run(ctx, chromedp.Navigate(s.base+c.page))
+			s.waitJS(ctx, `document.querySelector("`+c.sel+`")`, 15*time.Second)
+			if r := js[float64](s, ctx, contrastJS+`("`+c.sel+`")`); r < 4.5 {
+				s.t.Errorf("%s %s (dark %v): %q has contrast %.2f, want 4.5 at least", c.page, c.sel, dark, s.text(ctx, c.sel), r)
+			}
+		}
+	}
+	s.run(ctx, darkMode(false))
+}
+
 // midTurnPosition: the replay's "Open position" at a bonus pick opens the
 // viewer on that decision (mid-turn, what is due, no sowing moves, no Play
 // from here, with the reason); a turn start lists its legal actions in
