@@ -201,6 +201,25 @@ func topbarPhone(s *session) {
 	s.shot(ctx, "topbar-360")
 }
 
+// ratedBox: the home form offers "Rated" only for a game against a friend,
+// the only kind that can be rated.
+func ratedBox(s *session) {
+	ctx := s.tab("rated-box", phoneW, phoneH)
+	s.run(ctx, chromedp.Navigate(s.base+"/"))
+	s.waitJS(ctx, `document.querySelector('input[name="game"]')`, 10*time.Second)
+	for _, c := range []struct {
+		opponent string
+		shown    bool
+	}{{"ai", false}, {"friend", true}, {"local", false}} {
+		// The form is drawn again as the presets come: choose until it holds.
+		s.waitJS(ctx, `(() => {
+			const r = document.querySelector('input[name="opponent"][value="`+c.opponent+`"]');
+			if (!r.checked) r.click();
+			return r.checked && document.querySelector("#rated-box").classList.contains("hidden") === `+strconv.FormatBool(!c.shown)+`;
+		})()`, 10*time.Second)
+	}
+}
+
 // contrastJS is the contrast ratio (WCAG) of the text of the element sel
 // on its own background colour.
 const contrastJS = `((sel) => {
