@@ -76,6 +76,13 @@ func TestAccountsBrowser(t *testing.T) {
 	if js[bool](s, eve, `!document.querySelector("#own-box").classList.contains("hidden") || !!document.querySelector("#games button")`) {
 		t.Error("a stranger sees the account's controls")
 	}
+	// A player who does not exist: the reason, without the empty tables
+	// (and the empty history menu) of a profile.
+	s.run(eve, chromedp.Navigate(s.base+"/profile/nobody"))
+	s.waitJS(eve, `document.querySelector("#profile-error").textContent.length > 0`, 15*time.Second)
+	if n := js[int](s, eve, `[...document.querySelectorAll("main section")].filter(e => e.offsetParent !== null).length`); n != 0 {
+		t.Errorf("the profile of a missing player shows %d empty sections beside %q", n, s.text(eve, "#profile-error"))
+	}
 	s.run(eve, chromedp.Navigate(s.base+"/leaderboard"))
 	s.waitJS(eve, `document.querySelectorAll("#preset option").length >= 5 && document.querySelector("#board tbody td")`, 15*time.Second)
 }

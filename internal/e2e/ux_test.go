@@ -165,6 +165,90 @@ func seatsAndBanners(s *session) {
 	if js[bool](s, eve, `/\bAI\b/.test(document.body.innerText)`) {
 		t.Errorf("the game page says AI: %q", js[string](s, eve, `document.body.innerText.match(/.{0,40}\bAI\b.{0,40}/)[0]`))
 	}
+	// On a 360 px phone each seat is one line: the side, who sits there and
+	// the stone count do not wrap.
+	phone := s.tab("seats-phone", 360, 740)
+	s.run(phone, chromedp.Navigate(s.base+"/game/"+ai.ID))
+	s.waitJS(phone, `document.querySelector("#seat-bottom .count") && document.querySelector("#seat-top .count")`, 10*time.Second)
+	for _, seat := range []string{"#seat-top", "#seat-bottom"} {
+		lines := js[[]int](s, phone, `[...document.querySelectorAll("`+seat+` span:not(.dot)")].map(e => e.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(e).fontSize) ? 2 : 1)`)
+		for i, n := range lines {
+			if n > 1 {
+				t.Errorf("on a 360 px phone, part %d of %s (%q) wraps", i, seat, s.text(phone, seat))
+			}
+		}
+	}
+}
+
+// topbarPhone: on a 360 px phone the language menu sits on the brand's
+// row, right of it, and the links wrap below: the top bar takes two rows
+// of links and the brand's, not a row for the menu alone.
+func topbarPhone(s *session) {
+	ctx := s.tab("topbar-phone", 360, 740)
+	s.run(ctx, chromedp.Navigate(s.base+"/"))
+	s.waitJS(ctx, `document.querySelector("#lang-menu")`, 10*time.Second)
+	type box struct{ Top, Bottom, Left, Right float64 }
+	b := js[struct{ Brand, Menu, Nav box }](s, ctx, `(() => {
+		const r = (sel) => { const x = document.querySelector(sel).getBoundingClientRect(); return {Top: x.top, Bottom: x.bottom, Left: x.left, Right: x.right}; };
+		return {Brand: r(".topbar .brand"), Menu: r("#lang-menu"), Nav: r(".topbar .nav")};
+	})()`)
+	if b.Menu.Top >= b.Brand.Bottom || b.Menu.Bottom <= b.Brand.Top || b.Menu.Left <= b.Brand.Right {
+		s.t.Errorf("on a 360 px phone the language menu %+v is not on the brand's row %+v", b.Menu, b.Brand)
+	}
+	if b.Nav.Top < b.Brand.Bottom-1 || b.Menu.Right > 360 {
+		s.t.Errorf("on a 360 px phone the links %+v are not below the brand %+v (menu %+v)", b.Nav, b.Brand, b.Menu)
+	}
+	s.shot(ctx, "topbar-360")
+}
+
+// ratedBox: the home form offers "Rated" only for a game against a friend,
+// the only kind that can be rated.
+func ratedBox(s *session) {
+	ctx := s.tab("rated-box", phoneW, phoneH)
+	s.run(ctx, chromedp.Navigate(s.base+"/"))
+	s.waitJS(ctx, `document.querySelector('input[name="game"]')`, 10*time.Second)
+	for _, c := range []struct {
+		opponent string
+		shown    bool
+	}{{"ai", false}, {"friend", true}, {"local", false}} {
+		// The form is drawn again as the presets come: choose until it holds.
+		s.waitJS(ctx, `(() => {
+			const r = document.querySelector('input[name="opponent"][value="`+c.opponent+`"]');
+			if (!r.checked) r.click();
+			return r.checked && document.querySelector("#rated-box").classList.contains("hidden") === `+strconv.FormatBool(!c.shown)+`;
+		})()`, 10*time.Second)
+	}
+}
+
+// contrastJS is the contrast ratio (WCAG) of the text of the element sel
+// on its own background colour.
+const contrastJS = `((sel) => {
+	const st = getComputedStyle(document.querySelector(sel));
+	const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+	const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+	const [a, b] = [lum(st.color), lum(st.backgroundColor)];
+	return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+})`
+
+// statusBadges: the green and red badges (live, online, the editor's
+// verdict) are readable in light and dark mode: contrast 4.5 at least.
+func statusBadges(s *session) {
+	ctx := s.tab("badges", desktopW, desktopH)
+	for _, dark := range []bool{false, true} {
+		s.run(ctx, darkMode(dark))
+		for _, c := range []struct{ page, sel string }{
+			{"/editor", "#e-badge.live"},
+			{"/editor?ruleset=tsoro+size%3D6&pos=0%2C0%2C0%2C0%2C0%2C0%2F0%2C0%2C0%2C0%2C0%2C0%2F0%2C0%2C0%2C0%2C0%2C0%2F0%2C0%2C0%2C0%2C0%2C0+S", "#e-badge.invalid"},
+			{"/offline", "#conn.live"},
+		} {
+			s.run(ctx, chromedp.Navigate(s.base+c.page))
+			s.waitJS(ctx, `document.querySelector("`+c.sel+`")`, 15*time.Second)
+			if r := js[float64](s, ctx, contrastJS+`("`+c.sel+`")`); r < 4.5 {
+				s.t.Errorf("%s %s (dark %v): %q has contrast %.2f, want 4.5 at least", c.page, c.sel, dark, s.text(ctx, c.sel), r)
+			}
+		}
+	}
+	s.run(ctx, darkMode(false))
 }
 
 // midTurnPosition: the replay's "Open position" at a bonus pick opens the

@@ -153,6 +153,7 @@ function drawOpponent() {
   $("#level-box").classList.toggle("hidden", o !== "ai");
   $("#side-box").classList.toggle("hidden", o === "local");
   $("#clock-box")?.classList.toggle("hidden", o === "ai"); // clocks are for games between people
+  $("#rated-box")?.classList.toggle("hidden", o !== "friend"); // only a friend's game is rated (submit)
 }
 
 function drawLevel() {

@@ -104,6 +104,8 @@ async function setup() {
     p = await get(`/api/players/${encodeURIComponent(name)}`);
   } catch (ex) {
     $("#profile-error").textContent = errorText(ex);
+    // No such player (or no answer): the reason alone, not empty tables.
+    for (const sec of document.querySelectorAll("main section")) sec.classList.add("hidden");
     return;
   }
   document.title = `${p.name} · matombo`;
