@@ -115,6 +115,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("TopbarPhone", func(t *testing.T) { topbarPhone(s.with(t)) })
 	t.Run("StatusBadges", func(t *testing.T) { statusBadges(s.with(t)) })
 	t.Run("RatedBox", func(t *testing.T) { ratedBox(s.with(t)) })
+	t.Run("UntimedRules", func(t *testing.T) { untimedRules(s.with(t)) })
 	t.Run("MidTurnPosition", func(t *testing.T) { midTurnPosition(s.with(t)) })
 	t.Run("PromptsFollowBoard", func(t *testing.T) { promptsFollowBoard(s.with(t)) })
 	t.Run("RulesLinksAndHelp", func(t *testing.T) { rulesLinksAndHelp(s.with(t)) })

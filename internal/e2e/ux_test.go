@@ -543,3 +543,23 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
+
+// untimedRules: the game page states the rule that ends a game without a
+// clock in the words of its mode: against the computer only the player can
+// lose by it, on one device the game is aborted, between friends the side
+// to move loses if the other was waiting.
+func untimedRules(s *session) {
+	ctx := s.tab("untimed-rules", phoneW, phoneH)
+	for mode, want := range map[string]string{
+		"ai":     "If you have played a turn, it counts as lost",
+		"local":  "a game on one device left for 14 days is aborted",
+		"friend": "The side to move loses if its opponent was waiting",
+	} {
+		var c created
+		if code := s.api("POST", "/api/games", "", map[string]any{"ruleset": "tsoro size=6", "opponent": mode, "side": "S", "level": 1}, &c); code != 201 {
+			s.t.Fatalf("create a %s game: status %d", mode, code)
+		}
+		s.run(ctx, chromedp.Navigate(s.base+"/game/"+c.ID+"#seat="+c.Token))
+		s.waitJS(ctx, `!document.querySelector("#clock-rule").classList.contains("hidden") && document.querySelector("#clock-rule").textContent.includes(`+strconv.Quote(want)+`)`, 10*time.Second)
+	}
+}

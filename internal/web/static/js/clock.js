@@ -28,12 +28,20 @@ export function clockText(ms, correspondence = false) {
   return `${m}:${sec}`;
 }
 
-/** ruleText states how a game with the clock view c ends when a side takes too long. */
-export function ruleText(c) {
+// UNTIMED_RULES are the texts of the rule that ends a game without a clock,
+// by the game's mode: against the computer only the player can be the one
+// who left, and on one device nobody was waiting.
+const UNTIMED_RULES = { ai: "clock.rule.untimed_ai", local: "clock.rule.untimed_local" };
+
+/**
+ * ruleText states how a game with the clock view c ends when a side takes
+ * too long; mode is the game's ("ai", "friend", "local", …).
+ */
+export function ruleText(c, mode = "") {
   if (!c) return "";
   if (!c.control) {
     if (!c.abandon_after_s) return "";
-    return t("clock.rule.untimed", { count: Math.round(c.abandon_after_s / 86400) });
+    return t(UNTIMED_RULES[mode] || "clock.rule.untimed", { count: Math.round(c.abandon_after_s / 86400) });
   }
   if (c.control.startsWith("corr:")) return t("clock.rule.correspondence", { count: Number(c.control.slice(5)) });
   const [m, s] = c.control.split("+").map(Number);
@@ -104,7 +112,7 @@ export class ClockPanel {
     const v = this.view;
     if (!v) return;
     const c = v.clock;
-    this.rule.textContent = ruleText(c);
+    this.rule.textContent = ruleText(c, v.mode);
     this.rule.classList.toggle("hidden", !this.rule.textContent || v.status !== "playing");
     if (!c || !c.control) {
       this.box.classList.add("hidden");
