@@ -17,24 +17,52 @@ var (
 
 // Imports returns the modules the module file (a path in FS) needs, its
 // static imports followed to the end, nearest first, without file itself.
-func Imports(file string) ([]string, error) {
+func Imports(file string) ([]string, error) { return newModuleGraph().imports(file) }
+
+// moduleGraph keeps each module's imports once read, for the rendering of
+// every shell in every language (each module's source is scanned once).
+type moduleGraph struct {
+	direct map[string][]string // a module's own static imports
+}
+
+func newModuleGraph() *moduleGraph { return &moduleGraph{direct: map[string][]string{}} }
+
+// deps returns the static imports of the module f, read once.
+func (g *moduleGraph) deps(f string) ([]string, error) {
+	if d, ok := g.direct[f]; ok {
+		return d, nil
+	}
+	src, err := fs.ReadFile(FS, f)
+	if err != nil {
+		return nil, fmt.Errorf("web: module %s: %w", f, err)
+	}
+	var out []string
+	for _, m := range staticImport.FindAllSubmatch(src, -1) {
+		dep := path.Join(path.Dir(f), string(m[1])+string(m[2]))
+		if _, err := fs.Stat(FS, dep); err != nil {
+			return nil, fmt.Errorf("web: %s imports %s: %w", f, dep, err)
+		}
+		out = append(out, dep)
+	}
+	g.direct[f] = out
+	return out, nil
+}
+
+// imports is Imports on the graph g.
+func (g *moduleGraph) imports(file string) ([]string, error) {
 	seen := map[string]bool{file: true}
 	var out []string
 	queue := []string{file}
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		src, err := fs.ReadFile(FS, f)
+		deps, err := g.deps(f)
 		if err != nil {
-			return nil, fmt.Errorf("web: module %s: %w", f, err)
+			return nil, err
 		}
-		for _, m := range staticImport.FindAllSubmatch(src, -1) {
-			dep := path.Join(path.Dir(f), string(m[1])+string(m[2]))
+		for _, dep := range deps {
 			if seen[dep] {
 				continue
-			}
-			if _, err := fs.Stat(FS, dep); err != nil {
-				return nil, fmt.Errorf("web: %s imports %s: %w", f, dep, err)
 			}
 			seen[dep] = true
 			out = append(out, dep)
@@ -49,7 +77,10 @@ func Imports(file string) ([]string, error) {
 // every module its module scripts import, directly or not: the browser
 // fetches the whole graph at once instead of one level of imports per
 // round trip.
-func preloaded(html []byte) ([]byte, error) {
+func preloaded(html []byte) ([]byte, error) { return newModuleGraph().preloaded(html) }
+
+// preloaded is the package's preloaded with the module graph g.
+func (g *moduleGraph) preloaded(html []byte) ([]byte, error) {
 	scripts := moduleScript.FindAllSubmatchIndex(html, -1)
 	if scripts == nil {
 		return html, nil
@@ -61,7 +92,7 @@ func preloaded(html []byte) ([]byte, error) {
 	var links bytes.Buffer
 	seen := map[string]bool{}
 	for _, m := range scripts {
-		deps, err := Imports(string(html[m[2]:m[3]]))
+		deps, err := g.imports(string(html[m[2]:m[3]]))
 		if err != nil {
 			return nil, err
 		}

@@ -99,6 +99,7 @@ package web
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -211,8 +212,10 @@ type PageData struct {
 	// Languages are the catalogs' languages, for the language menu.
 	Languages []i18n.Meta
 	// I18n is what the pages' scripts format their texts with
-	// (static/js/i18n.js reads it from the page).
-	I18n ScriptCatalog
+	// (static/js/i18n.js reads it from the page): a ScriptCatalog as JSON,
+	// made once per language (encoding/json escapes <, > and &, so it is
+	// safe inside its script element).
+	I18n template.JS
 }
 
 // ScriptCatalog is the catalog a page embeds for its scripts.
@@ -298,16 +301,47 @@ func ShellIn(lang, file, nav string) ([]byte, error) {
 	if c == nil {
 		return nil, fmt.Errorf("web: no catalog for %q", lang)
 	}
+	r, err := newRenderer(cats)
+	if err != nil {
+		return nil, err
+	}
+	return r.render(c, file, nav)
+}
+
+// renderer renders shells: the parsed parts, the catalogs, each
+// language's script catalog made once, and the module graph read once.
+type renderer struct {
+	base    *template.Template
+	cats    *i18n.Set
+	scripts map[string]template.JS
+	modules *moduleGraph
+}
+
+// newRenderer parses the parts for the catalogs cats.
+func newRenderer(cats *i18n.Set) (*renderer, error) {
 	base, err := parseParts(cats)
 	if err != nil {
 		return nil, err
 	}
-	return render(base, cats, c, file, nav)
+	return &renderer{base: base, cats: cats, scripts: map[string]template.JS{}, modules: newModuleGraph()}, nil
+}
+
+// script returns the ScriptCatalog of c as JSON, made once.
+func (r *renderer) script(c *i18n.Catalog) (template.JS, error) {
+	if js, ok := r.scripts[c.Lang()]; ok {
+		return js, nil
+	}
+	b, err := json.Marshal(ScriptCatalog{Lang: c.Lang(), Messages: ScriptMessages(c)})
+	if err != nil {
+		return "", err
+	}
+	r.scripts[c.Lang()] = template.JS(b)
+	return r.scripts[c.Lang()], nil
 }
 
 // render parses the shell file on a copy of the parts and executes it in
 // the language of c.
-func render(base *template.Template, cats *i18n.Set, c *i18n.Catalog, file, nav string) ([]byte, error) {
+func (r *renderer) render(c *i18n.Catalog, file, nav string) ([]byte, error) {
 	src, err := fs.ReadFile(FS, file)
 	if err != nil {
 		return nil, err
@@ -317,8 +351,12 @@ func render(base *template.Template, cats *i18n.Set, c *i18n.Catalog, file, nav 
 			return nil, fmt.Errorf("web: %s calls %s %d times, want exactly once", file, call, n)
 		}
 	}
-	data := PageData{Menu: Menu(), Lang: c.Lang(), I18n: ScriptCatalog{Lang: c.Lang(), Messages: ScriptMessages(c)}}
-	for _, other := range cats.All() {
+	script, err := r.script(c)
+	if err != nil {
+		return nil, err
+	}
+	data := PageData{Menu: Menu(), Lang: c.Lang(), I18n: script}
+	for _, other := range r.cats.All() {
 		data.Languages = append(data.Languages, other.Meta)
 	}
 	if nav != "" {
@@ -332,7 +370,7 @@ func render(base *template.Template, cats *i18n.Set, c *i18n.Catalog, file, nav 
 			return nil, fmt.Errorf("web: %s: the menu has no link to %s", file, nav)
 		}
 	}
-	set, err := base.Clone()
+	set, err := r.base.Clone()
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +383,7 @@ func render(base *template.Template, cats *i18n.Set, c *i18n.Catalog, file, nav 
 	if err := t.Execute(&out, data); err != nil {
 		return nil, fmt.Errorf("web: %s: %w", file, err)
 	}
-	return preloaded(out.Bytes())
+	return r.modules.preloaded(out.Bytes())
 }
 
 // LangCookie is the cookie the language menu keeps its choice in.
@@ -366,7 +404,7 @@ func shells() shellSet {
 		// one is a build defect, not a runtime condition.
 		panic(err)
 	}
-	base, err := parseParts(cats)
+	r, err := newRenderer(cats)
 	if err != nil {
 		panic(err)
 	}
@@ -374,7 +412,7 @@ func shells() shellSet {
 	for _, c := range cats.All() {
 		out.pages[c.Lang()] = map[string][]byte{}
 		for _, pg := range append(Pages(), Page{File: notFound}) {
-			data, err := render(base, cats, c, pg.File, pg.Nav)
+			data, err := r.render(c, pg.File, pg.Nav)
 			if err != nil {
 				panic(err)
 			}
