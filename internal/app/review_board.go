@@ -20,8 +20,9 @@ const (
 	// maxBoards bounds the analysis board's requests searched at once;
 	// one more is refused (ERateLimited).
 	maxBoards = 8
-	// boardTime bounds the wait of one request for its searches.
-	boardTime = 20 * time.Second
+	// DefaultBoardTime bounds the wait of one request for its searches
+	// (Config.BoardTime).
+	DefaultBoardTime = 20 * time.Second
 	// MaxBoardActions bounds the actions played on from a board's position.
 	MaxBoardActions = 600
 	// boardTop is how many of the best actions an evaluation shows, and
@@ -131,7 +132,7 @@ func (s *Service) Board(ctx context.Context, req BoardRequest) (*BoardView, erro
 	default:
 		return nil, Errorf(ERateLimited, "%d analyses are being searched already; ask again in a moment", maxBoards)
 	}
-	bctx, cancel := context.WithTimeout(ctx, boardTime)
+	bctx, cancel := context.WithTimeout(ctx, s.boardTime)
 	defer cancel()
 	ev, err := s.boardEval(bctx, st, turnStart, since)
 	if err != nil {

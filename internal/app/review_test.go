@@ -170,7 +170,9 @@ func TestReviewRefusals(t *testing.T) {
 // its best actions, best first for the mover.
 func TestBoard(t *testing.T) {
 	ctx := context.Background()
-	svc := NewService(Config{Store: newMemStore(), AI: search.NewGreedyLevels(1), Workers: 2})
+	// A long bound: the searches are slow under the race detector, and the
+	// test is about what the board answers, not how soon.
+	svc := NewService(Config{Store: newMemStore(), AI: search.NewGreedyLevels(1), Workers: 2, BoardTime: 5 * time.Minute})
 	defer svc.Close()
 	v, err := svc.Board(ctx, BoardRequest{Ruleset: "tsoro size=8", Actions: []string{"a3"}})
 	if err != nil {

@@ -53,6 +53,9 @@ type Config struct {
 	// Clock is the games' clocks' time source; nil: the real time. Tests
 	// give a fake one (package fakeclock).
 	Clock Clock
+	// BoardTime bounds the wait of one analysis board request for its
+	// searches (review_board.go); <= 0: DefaultBoardTime.
+	BoardTime time.Duration
 }
 
 // aiStallMargin is the default stall time's margin for a busy AI queue.
@@ -85,6 +88,7 @@ type Service struct {
 	analysts   *analysts     // the searches of reviews and the analysis board, on sched (review_cache.go)
 	reviews    *reviews      // the reviews of finished games (review.go)
 	boards     chan struct{} // a slot per analysis board request being searched (review_board.go)
+	boardTime  time.Duration // the longest wait of one of them for its searches
 }
 
 // NewService returns a service on cfg.Store; Close stops its AI workers.
@@ -118,6 +122,10 @@ func NewService(cfg Config) *Service {
 	s.analysts = newAnalysts(s.sched)
 	s.reviews = newReviews(s.analysts, cfg.Store)
 	s.boards = make(chan struct{}, maxBoards)
+	s.boardTime = cfg.BoardTime
+	if s.boardTime <= 0 {
+		s.boardTime = DefaultBoardTime
+	}
 	return s
 }
 
