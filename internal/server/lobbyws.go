@@ -151,31 +151,7 @@ func (s *Server) handleLobbyWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 
-	ping := time.NewTicker(s.pingEvery)
-	defer ping.Stop()
-	for {
-		select {
-		case m := <-cl.send:
-			if err := writeLobby(ctx, conn, m); err != nil {
-				return
-			}
-		case <-ping.C:
-			pctx, pcancel := context.WithTimeout(ctx, s.pingTimeout)
-			err := conn.Ping(pctx)
-			pcancel()
-			if err != nil {
-				return
-			}
-		case <-cl.gone:
-			conn.Close(websocket.StatusGoingAway, "reconnect")
-			return
-		case <-ctx.Done():
-			if s.hub.ctx.Err() != nil {
-				conn.Close(websocket.StatusGoingAway, "server shutting down")
-			}
-			return
-		}
-	}
+	writeLoop(ctx, s, conn, cl.send, cl.gone, writeLobby)
 }
 
 func lobbyError(err error) lobbyMsg {

@@ -431,12 +431,23 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// A peer that does not answer a ping in time is gone: close its socket.
+	writeLoop(ctx, s, conn, c.send, c.gone, func(ctx context.Context, conn *websocket.Conn, m serverMsg) error {
+		return writeWS(ctx, conn, &m)
+	})
+}
+
+// writeLoop writes each message of send to conn with write until the
+// connection fails or ends, pinging it every pingEvery (a peer that does
+// not answer in time is gone); gone closing asks the client to reconnect,
+// and the server's shutdown closes the socket saying so. The game's and
+// the lobby's sockets share it.
+func writeLoop[M any](ctx context.Context, s *Server, conn *websocket.Conn, send <-chan M, gone <-chan struct{}, write func(context.Context, *websocket.Conn, M) error) {
 	ping := time.NewTicker(s.pingEvery)
 	defer ping.Stop()
 	for {
 		select {
-		case m := <-c.send:
-			if err := writeWS(ctx, conn, &m); err != nil {
+		case m := <-send:
+			if err := write(ctx, conn, m); err != nil {
 				return
 			}
 		case <-ping.C:
@@ -446,7 +457,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return
 			}
-		case <-c.gone:
+		case <-gone:
 			conn.Close(websocket.StatusGoingAway, "reconnect")
 			return
 		case <-ctx.Done():
